@@ -1,0 +1,45 @@
+# agenthooks: every target makes its own virtualenv, so a fresh clone needs only python3.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+E2E_CACHE ?= $(HOME)/.cache/agenthooks-e2e
+E2E_PACKAGES := @anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0 @openai/codex@0.171.0
+DEMO := .demo/sample-repo
+
+.PHONY: all demo test e2e-deps bench stress lint clean
+
+all: test
+
+$(BIN)/agenthooks: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	@touch $@
+
+# The main job: install agenthooks, install it into a sample repo, show what the agent gets.
+demo: $(BIN)/agenthooks
+	rm -rf $(DEMO) && mkdir -p $(DEMO) && git -C $(DEMO) init -q
+	mkdir -p $(DEMO)/.claude
+	$(BIN)/agenthooks install --yes $(DEMO)
+	printf -- '- Indent with 4 spaces, never tabs\n- Every API returns {code, data, msg}\n' >> $(DEMO)/.agent/memory/tattoo.md
+	@echo; echo "== the generated tree"; cd $(DEMO) && find .agent .claude -type f | sort
+	@echo; echo "== the block the agent gets at session start"
+	bash $(DEMO)/.agent/hooks/pre_task.sh </dev/null
+
+test: $(BIN)/agenthooks
+	$(BIN)/python -m pytest -q -n 2 tests
+
+e2e-deps:
+	npm install --prefix $(E2E_CACHE) --no-audit --no-fund $(E2E_PACKAGES)
+
+bench: $(BIN)/agenthooks
+	$(BIN)/python bench/run.py
+
+stress: $(BIN)/agenthooks
+	AGENTHOOKS_STRESS=1 $(BIN)/python -m pytest -q tests/reliability
+
+lint: $(BIN)/agenthooks
+	$(BIN)/python -m pytest -q tests/test_render.py
+
+clean:
+	rm -rf $(VENV) .demo dist build .pytest_cache

@@ -1,0 +1,213 @@
+"""The installer's questions, and where each answer comes from.
+
+Precedence: flags, then the answers recorded at the last install, then defaults. A
+question is asked only on a terminal, without --yes, and when no flag answered it."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+from agenthooks import config, frameworks, messages, platforms
+from agenthooks.errors import MissingAnswer, UserError
+
+
+class Prompter(Protocol):
+    def checkbox(self, message: str, choices: list[tuple[str, str]], default: list[str],
+                 instruction: str | None = None) -> list[str]: ...
+
+    def select(self, message: str, choices: list[tuple[str, str]], default: str) -> str: ...
+
+    def text(self, message: str, default: str, validate: Callable[[str], bool | str]) -> str: ...
+
+    def confirm(self, message: str, default: bool) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Question:
+    name: str
+    flag: str
+    kind: str  # checkbox | select | text
+    message: str
+    instruction: str | None = None
+
+
+QUESTIONS = (
+    Question(
+        "platforms", "--platform", "checkbox", "Which systems will run these hooks?",
+        "The hooks are committed: teammates and CI may run other systems than this one.",
+    ),
+    Question("frameworks", "--framework", "checkbox", "Which agent frameworks should call them?"),
+    Question("lang", "--lang", "select", "Language of the memory templates and messages?"),
+    Question("budget_tokens", "--budget", "text", "Injection budget in estimated tokens?"),
+)
+
+
+def defaults(root: Path) -> dict[str, Any]:
+    return {
+        "platforms": [platforms.this_machine()],
+        "frameworks": frameworks.detect(root) or ["generic"],
+        "lang": "en",
+        "budget_tokens": config.DEFAULTS["budget_tokens"],
+    }
+
+
+def check(name: str, value: Any) -> Any:
+    """Validate one answer, whatever its source."""
+    valid = {"platforms": platforms.PLATFORMS, "frameworks": frameworks.NAMES}
+    if name in valid:
+        if not isinstance(value, list) or not value:
+            raise UserError(f"{name}: give at least one of {', '.join(valid[name])}")
+        for item in value:
+            if item not in valid[name]:
+                raise UserError(
+                    f"unknown {name[:-1]} {item!r}: choose from {', '.join(valid[name])}"
+                )
+        return sorted(set(value), key=valid[name].index)
+    if name == "lang":
+        if value not in messages.LANGS:
+            raise UserError(f"unknown language {value!r}: choose from {', '.join(messages.LANGS)}")
+        return value
+    if name == "budget_tokens":
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise UserError(f"budget must be a whole number, not {value!r}") from None
+        return config.check_int("budget_tokens", number)
+    raise AssertionError(name)
+
+
+def _choices(name: str) -> list[tuple[str, str]]:
+    if name == "platforms":
+        return [(p, f"{p}: {platforms.DESCRIPTIONS[p]}") for p in platforms.PLATFORMS]
+    if name == "frameworks":
+        return [(f, f) for f in frameworks.NAMES]
+    return [(lang, {"en": "English", "zh": "中文"}[lang]) for lang in messages.LANGS]
+
+
+def resolve(
+    root: Path,
+    flags: dict[str, Any],
+    recorded: dict[str, Any],
+    *,
+    yes: bool,
+    prompter: Prompter | None,
+    interactive: bool | None = None,
+) -> dict[str, Any]:
+    """Every answer, checked. Raises MissingAnswer before anything is written."""
+    if interactive is None:
+        interactive = sys.stdin.isatty()
+    base = defaults(root)
+    out: dict[str, Any] = {}
+    for q in QUESTIONS:
+        if flags.get(q.name) not in (None, []):
+            out[q.name] = check(q.name, flags[q.name])
+            continue
+        last = recorded.get(q.name)
+        if last is not None:
+            try:
+                last = check(q.name, last)
+            except UserError:
+                last = None  # a recorded answer that no longer validates is asked again
+        default = last if last is not None else base[q.name]
+        if yes:
+            out[q.name] = check(q.name, default)
+        elif interactive and prompter is not None:
+            out[q.name] = check(q.name, _ask(prompter, q, default))
+        elif last is not None:
+            out[q.name] = last
+        else:
+            raise MissingAnswer(
+                f"missing answer '{q.name}' and no terminal to ask on: pass {q.flag} "
+                f"or --yes (recorded answers, then defaults)"
+            )
+    if interactive and prompter is not None and not yes:
+        summary = ", ".join(f"{k}={_show(v)}" for k, v in out.items())
+        if not prompter.confirm(f"Install with {summary}?", True):
+            raise UserError("cancelled: nothing was written")
+    return out
+
+
+def _show(value: Any) -> str:
+    return "+".join(value) if isinstance(value, list) else str(value)
+
+
+def _ask(prompter: Prompter, q: Question, default: Any) -> Any:
+    if q.kind == "checkbox":
+        return prompter.checkbox(q.message, _choices(q.name), list(default), q.instruction)
+    if q.kind == "select":
+        return prompter.select(q.message, _choices(q.name), default)
+
+    def valid(text: str) -> bool | str:
+        try:
+            check(q.name, text)
+        except UserError as exc:
+            return str(exc)
+        return True
+
+    return prompter.text(q.message, str(default), valid)
+
+
+class QuestionaryPrompter:
+    """The real prompts. questionary is imported only here, when prompting."""
+
+    def __init__(self, **io: Any) -> None:
+        self.io = io  # input=/output= for prompt_toolkit, used by tests
+
+    def checkbox(self, message: str, choices: list[tuple[str, str]], default: list[str],
+                 instruction: str | None = None) -> list[str]:
+        import questionary
+
+        items = [questionary.Choice(title, value=v, checked=v in default) for v, title in choices]
+        while True:
+            picked = questionary.checkbox(
+                message, choices=items, instruction=instruction, **self.io
+            ).unsafe_ask()
+            if picked:
+                return list(picked)
+
+    def select(self, message: str, choices: list[tuple[str, str]], default: str) -> str:
+        import questionary
+
+        items = [questionary.Choice(title, value=v) for v, title in choices]
+        return str(questionary.select(message, choices=items, default=default, **self.io).unsafe_ask())
+
+    def text(self, message: str, default: str, validate: Callable[[str], bool | str]) -> str:
+        import questionary
+
+        return str(questionary.text(message, default=default, validate=validate, **self.io).unsafe_ask())
+
+    def confirm(self, message: str, default: bool) -> bool:
+        import questionary
+
+        return bool(questionary.confirm(message, default=default, **self.io).unsafe_ask())
+
+
+class ScriptedPrompter:
+    """Answers from a dict keyed by question text prefix; records what was asked."""
+
+    def __init__(self, answers: dict[str, Any]) -> None:
+        self.answers = answers
+        self.asked: list[str] = []
+
+    def _get(self, message: str, default: Any) -> Any:
+        self.asked.append(message)
+        for prefix, value in self.answers.items():
+            if message.startswith(prefix):
+                if isinstance(value, BaseException):
+                    raise value
+                return value
+        return default
+
+    def checkbox(self, message, choices, default, instruction=None):  # type: ignore[no-untyped-def]
+        return self._get(message, default)
+
+    def select(self, message, choices, default):  # type: ignore[no-untyped-def]
+        return self._get(message, default)
+
+    def text(self, message, default, validate):  # type: ignore[no-untyped-def]
+        return self._get(message, default)
+
+    def confirm(self, message, default):  # type: ignore[no-untyped-def]
+        return self._get(message, default)

@@ -1,0 +1,87 @@
+"""The typer app: signatures and exit codes only; the work is in the modules."""
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+try:  # typer >= 0.23 vendors click
+    from typer import _click as click
+except ImportError:  # pragma: no cover - older typer depends on click
+    import click  # type: ignore[no-redef]
+
+from agenthooks import __version__
+from agenthooks.errors import UserError
+
+COMMANDS = ("install", "doctor", "uninstall", "show", "lint", "simulate", "archive", "promote")
+
+app = typer.Typer(
+    name="agenthooks",
+    help="Compaction-proof memory for coding agents: pure-bash hooks that reload .agent/memory/.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"agenthooks {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[Optional[bool], typer.Option(
+        "--version", callback=_version, is_eager=True, help="Print the version and exit.")] = None,
+) -> None:
+    pass
+
+
+for _name in COMMANDS:
+    try:
+        _mod = importlib.import_module(f"agenthooks.commands.{_name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"agenthooks.commands.{_name}":
+            raise
+        continue
+    _mod.register(app)
+
+
+def _fail(message: str, hint: str | None = None) -> None:
+    sys.stderr.write(f"agenthooks: {message}\n")
+    if hint:
+        sys.stderr.write(f"hint: {hint}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; every failure is one line on stderr and an exit code."""
+    try:
+        rc = app(args=argv, prog_name="agenthooks", standalone_mode=False)
+    except UserError as exc:
+        _fail(str(exc), exc.hint)
+        return exc.code
+    except (typer.Exit, click.exceptions.Exit) as exc:
+        return exc.exit_code
+    except (typer.Abort, click.exceptions.Abort):
+        _fail("interrupted: nothing was written")
+        return 130
+    except KeyboardInterrupt:
+        _fail("interrupted: nothing was written")
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except OSError as exc:
+        _fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the last resort, still one line
+        _fail(f"unexpected error: {type(exc).__name__}: {exc}",
+              "report it with the command you ran and 'agenthooks --version'")
+        return 3
+    if rc == 130:
+        _fail("interrupted: nothing was written")
+    return rc if isinstance(rc, int) else 0

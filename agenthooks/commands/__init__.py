@@ -1,0 +1,1 @@
+"""One module per subcommand; each defines register(app) with its typer signature only."""

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from agenthooks import install
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("install")
+    def install_cmd(
+        dir_: Annotated[Optional[Path], typer.Argument(
+            metavar="[DIR]", help="Repo to install into (default: git top level, else .)")] = None,
+        yes: Annotated[bool, typer.Option("--yes", "-y",
+            help="No prompts: recorded answers, then defaults.")] = False,
+        framework: Annotated[Optional[list[str]], typer.Option(
+            "--framework", "-f", metavar="NAME",
+            help="Agent framework to wire (repeatable): claude-code codex gemini-cli cursor "
+                 "copilot-cli cline windsurf opencode aider generic.")] = None,
+        platform: Annotated[Optional[list[str]], typer.Option(
+            "--platform", "-p", metavar="NAME",
+            help="System the committed hooks must run on (repeatable): linux macos busybox.")] = None,
+        lang: Annotated[Optional[str], typer.Option(
+            "--lang", metavar="en|zh", help="Language of memory templates and messages.")] = None,
+        budget: Annotated[Optional[str], typer.Option(
+            "--budget", metavar="TOKENS", help="Injection budget for a new config.yaml.")] = None,
+        dry_run: Annotated[bool, typer.Option("--dry-run",
+            help="Print every verdict; write nothing.")] = False,
+        conflict: Annotated[str, typer.Option("--conflict", metavar="inline|new",
+            help="Edited hook that clashes with the upgrade: markers in place, or FILE.agenthooks-new.")] = "inline",
+        restore: Annotated[Optional[list[str]], typer.Option("--restore", metavar="FILE",
+            help="Bring back a generated file you deleted (repeatable).")] = None,
+    ) -> int:
+        """Scaffold .agent/ and render the hooks; re-run to upgrade."""
+        from agenthooks.errors import UserError
+
+        if conflict not in ("inline", "new"):
+            raise UserError(f"--conflict must be inline or new, not {conflict!r}")
+
+        def prompter():  # type: ignore[no-untyped-def]
+            from agenthooks.answers import QuestionaryPrompter
+
+            return QuestionaryPrompter()
+
+        flags = {"frameworks": framework, "platforms": platform, "lang": lang,
+                 "budget_tokens": budget}
+        return install.run(dir_, flags, yes=yes, dry_run=dry_run,
+                           prompter_factory=prompter if sys.stdin.isatty() and not yes else None,
+                           echo=typer.echo, conflict=conflict,
+                           restore=tuple(restore or ()))

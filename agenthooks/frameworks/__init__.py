@@ -1,0 +1,69 @@
+"""The agent frameworks agenthooks can wire, and how to spot each in a repo."""
+from __future__ import annotations
+
+from pathlib import Path
+
+NAMES = (
+    "claude-code",
+    "codex",
+    "gemini-cli",
+    "cursor",
+    "copilot-cli",
+    "cline",
+    "windsurf",
+    "opencode",
+    "aider",
+    "generic",
+)
+
+# A path that, when present in a repo, suggests the framework is in use.
+DETECT: dict[str, tuple[str, ...]] = {
+    "claude-code": (".claude", "CLAUDE.md"),
+    "codex": (".codex",),
+    "gemini-cli": (".gemini", "GEMINI.md"),
+    "cursor": (".cursor", ".cursorrules"),
+    "copilot-cli": (".github/hooks", ".github/copilot-instructions.md"),
+    "cline": (".clinerules", ".cline"),
+    "windsurf": (".windsurf", ".windsurfrules"),
+    "opencode": (".opencode", "opencode.json"),
+    "aider": (".aider.conf.yml",),
+}
+
+# Frameworks whose payload names a transcript with token usage the hooks can read.
+TRANSCRIPTS = ("claude-code", "codex", "gemini-cli")
+
+
+def detect(root: Path) -> list[str]:
+    return [name for name in NAMES if any((root / p).exists() for p in DETECT.get(name, ()))]
+
+
+def _module(name: str):  # type: ignore[no-untyped-def]
+    """The wiring module of a framework (agenthooks.frameworks.claude_code, ...), if any."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"agenthooks.frameworks.{name.replace('-', '_')}")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("agenthooks.frameworks."):
+            return None
+        raise
+
+
+def registrations(root: Path, answers: dict) -> list:  # type: ignore[type-arg]
+    """PlannedFiles for each selected framework's hook registration (merged, not replaced)."""
+    out = []
+    for name in answers["frameworks"]:
+        mod = _module(name)
+        if mod is not None:
+            out.extend(mod.plan(root, answers))
+    return out
+
+
+def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+    """What the user must still do by hand (trust prompts and the like)."""
+    out: list[str] = []
+    for name in answers["frameworks"]:
+        mod = _module(name)
+        if mod is not None and hasattr(mod, "next_steps"):
+            out.extend(mod.next_steps(answers))
+    return out

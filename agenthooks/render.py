@@ -1,0 +1,122 @@
+"""Jinja rendering, set up for bash, and the render plan: which template makes which file."""
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from agenthooks import __version__, config, frameworks, messages, platforms, redact
+
+# Stable ownership id, matched anywhere in a file: never change it (pre-commit's lesson).
+OWNER_ID = "agenthooks-owned:7d2f9c1e"
+KNOWN_OWNER_IDS = (OWNER_ID,)
+
+HOOKS = ("pre_task", "post_edit", "on_compact")
+
+# Bump a template's rev only when its output changes; upgrades compare revs.
+TEMPLATE_REVS = {
+    "hooks/pre_task.sh": 1,
+    "hooks/post_edit.sh": 1,
+    "hooks/on_compact.sh": 1,
+    "config.yaml": 1,
+    "agent/gitignore": 1,
+    "agent/gitattributes": 1,
+}
+
+
+@dataclass(frozen=True)
+class PlannedFile:
+    path: str  # relative to the repo root, POSIX separators
+    text: str
+    mode: int  # 0o755 or 0o644
+    kind: str  # owned | config | memory | log | registration
+    template: str = ""
+
+
+def templates_dir() -> Path:
+    shipped = resources.files("agenthooks") / "templates"
+    if shipped.is_dir():
+        return Path(str(shipped))
+    return Path(__file__).resolve().parent.parent / "templates"
+
+
+def _awkstr(value: str) -> str:
+    """An awk string literal, safe inside a single-quoted bash word."""
+    body = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return '"' + body.replace("'", "\\047") + '"'
+
+
+@lru_cache(maxsize=None)
+def environment(root: str | None = None) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(root or str(templates_dir())),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+        # bash's ${#x} would open a default Jinja comment.
+        comment_start_string="{##",
+        comment_end_string="##}",
+    )
+    env.filters["sh"] = lambda v: shlex.quote(str(v))
+    env.filters["awkstr"] = _awkstr
+    env.filters["yamlstr"] = lambda v: json.dumps(str(v), ensure_ascii=False)
+    return env
+
+
+def context(answers: dict[str, Any], template_root: str | None = None) -> dict[str, Any]:
+    env = environment(template_root)
+    lang = answers["lang"]
+    memory = {
+        name: env.get_template(f"memory/{lang}/{name}.md.j2").render()
+        for name in ("tattoo", "snapshot", "notes")
+    }
+    selected = answers["frameworks"]
+    return {
+        "version": __version__,
+        "platforms": answers["platforms"],
+        "frameworks": selected,
+        "known_frameworks": frameworks.NAMES,
+        "transcript_frameworks": [f for f in frameworks.TRANSCRIPTS if f in selected],
+        "profile": platforms.profile(answers["platforms"]).as_dict(),
+        "defaults": config.DEFAULTS,
+        "int_bounds": config.INT_BOUNDS,
+        "config_vars": config.BASH_VARS,
+        "config_version": config.CONFIG_VERSION,
+        "answers": answers,
+        "msg": messages.MESSAGES[lang],
+        "memory_templates": memory,
+        "secret_ere": redact.combined_ere(),
+    }
+
+
+def render(name: str, ctx: dict[str, Any], template_root: str | None = None, **extra: Any) -> str:
+    text = environment(template_root).get_template(name + ".j2").render(**ctx, **extra)
+    return text.replace("\r\n", "\n")
+
+
+def plan(answers: dict[str, Any], template_root: str | None = None) -> list[PlannedFile]:
+    """Everything install would write under .agent/, rendered, in a stable order."""
+    ctx = context(answers, template_root)
+    files = []
+    for hook in HOOKS:
+        name = f"hooks/{hook}.sh"
+        owner = f"{OWNER_ID} template={name}@{TEMPLATE_REVS[name]}"
+        text = render(name, ctx, template_root, hook=hook, owner_line=owner)
+        files.append(PlannedFile(f".agent/{name}", text, 0o755, "owned", name))
+    for name, dest in (("agent/gitignore", ".agent/.gitignore"),
+                       ("agent/gitattributes", ".agent/.gitattributes")):
+        files.append(PlannedFile(dest, render(name, ctx, template_root), 0o644, "owned", name))
+    files.append(PlannedFile(".agent/config.yaml", render("config.yaml", ctx, template_root),
+                             0o644, "config", "config.yaml"))
+    for name, text in ctx["memory_templates"].items():
+        files.append(PlannedFile(f".agent/memory/{name}.md", text, 0o644, "memory"))
+    files.append(PlannedFile(".agent/log/memory.log", "", 0o644, "log"))
+    return files

@@ -1,0 +1,206 @@
+# Runs under LC_ALL=C: every string is bytes. Files: K=utat user rules, K=tat project
+# rules, K=snap snapshot, K=notes notes. Prints a stats line, the plain block, and, when
+# a JSON envelope is wanted, a \001 separator line and the envelope.
+# Estimate: one token per CJK-width character (3- and 4-byte UTF-8), one per 4 others.
+function tok(s,   t, w, c) {
+  if (s !~ /[\200-\377]/) return int((length(s) + 4) / 4)
+  t = s; w = gsub(/[\340-\364]/, "", t)
+  t = s; c = gsub(/[\200-\277]/, "", t)
+  return w + int((length(s) - c - w + 4) / 4)
+}
+# Characters as hosts count them (UTF-16 units), plus the newline.
+function nch(s,   t, c, q) {
+  if (s !~ /[\200-\377]/) return length(s) + 1
+  t = s; c = gsub(/[\200-\277]/, "", t)
+  t = s; q = gsub(/[\360-\364]/, "", t)
+  return length(s) - c + q + 1
+}
+# Invalid UTF-8 becomes "?", so every JSON parser accepts the output.
+function utf8(s,   out) {
+  out = ""
+  while (s != "") {
+    if (match(s, /^[\001-\177]+/) || match(s, /^([\302-\337][\200-\277]|\340[\240-\277][\200-\277]|[\341-\354\356\357][\200-\277][\200-\277]|\355[\200-\237][\200-\277]|\360[\220-\277][\200-\277][\200-\277]|[\361-\363][\200-\277][\200-\277][\200-\277]|\364[\200-\217][\200-\277][\200-\277])+/)) {
+      out = out substr(s, 1, RLENGTH)
+      s = substr(s, RLENGTH + 1)
+    } else {
+      out = out "?"
+      s = substr(s, 2)
+    }
+  }
+  return out
+}
+function clean(s, where,   i) {
+  if (NUL != "") while ((i = index(s, NUL)) > 0) s = substr(s, 1, i - 1) substr(s, i + 1)
+  sub(/\r$/, "", s)
+  if (SECRET != "" && s ~ SECRET) {
+    redacted++
+    return sprintf({{ msg.redacted|awkstr }}, where)
+  }
+  gsub(/\t/, "  ", s)
+  gsub(/[\001-\037\177]/, "", s)
+  if (length(s) > 600) {
+    s = substr(s, 1, 600)
+    sub(/[\300-\367][\200-\277]*$/, "", s)
+    s = s " [...]"
+  }
+  if (s ~ /[\200-\377]/) s = utf8(s)
+  # Memory text must not be able to close (or reopen) the block.
+  if (toupper(s) ~ /AGENT[^A-Z0-9]*MEMORY[^A-Z0-9]*(BEGIN|END)/)
+    gsub(/[Aa][Gg][Ee][Nn][Tt][^A-Za-z0-9]*[Mm][Ee][Mm][Oo][Rr][Yy]/, "agent-memory(quoted)", s)
+  return s
+}
+# Blank lines, HTML comments and the title line carry nothing the agent needs.
+function skip(s) {
+  if (incomment) {
+    if (index(s, "-->")) incomment = 0
+    return 1
+  }
+  if (s ~ /^[ \t\r]*$/) return 1
+  if (s ~ /^[ \t]*<!--/) {
+    if (!index(s, "-->")) incomment = 1
+    return 1
+  }
+  return 0
+}
+function section(t) {
+  t = tolower(t)
+  sub(/[ \t\r]+$/, "", t)
+  sub(/(:|\357\274\232)$/, "", t)
+  if (t ~ /^(goals?|objective|目标|任务目标)$/) return "goal"
+  if (t ~ /^(in[ -]?progress|progress|doing|进行中)$/) return "progress"
+  if (t ~ /^((key )?decisions|关键决策)$/) return "decisions"
+  if (t ~ /^(done|completed|已完成)$/) return "done"
+  if (t ~ /^(todo|to[ -]do|next|待办)$/) return "todo"
+  return "other"
+}
+function add(s) { L[++n] = s; T += tok(s); C += nch(s) }
+function over() { return T > budget || C > 9500 }
+function drop(s) { T -= tok(s); C -= nch(s) }
+function build(   i, k, key, any) {
+  n = 0; T = 0; C = 0
+  add(BEGIN_DELIM)
+  add({{ msg.intro|awkstr }})
+  if (ENVIRON["AH_NOTICE"] != "") add(ENVIRON["AH_NOTICE"])
+  add("## " {{ msg.rules|awkstr }})
+  if (nut > 0) {
+    add("### " {{ msg.user_rules|awkstr }})
+    for (i = 1; i <= nut - ucut; i++) add(UT[i])
+    add("### " {{ msg.project_rules|awkstr }})
+  }
+  if (ntat == 0) add({{ msg.no_rules|awkstr }})
+  for (i = 1; i <= ntat - pcut; i++) add(TT[i])
+  if (ucut + pcut > 0) add(sprintf({{ msg.tattoo_cut|awkstr }}, ucut + pcut))
+  if (tover) add({{ msg.tattoo_over|awkstr }})
+  base = T
+  add("## " {{ msg.snapshot|awkstr }})
+  any = 0
+  for (k = 1; k <= 3; k++) {
+    key = order[k]
+    if (!(key in HEAD) && SN[key] == 0) continue
+    any = 1
+    add("### " (key in HEAD ? HEAD[key] : key))
+    for (i = 1; i <= keep[key]; i++) add(S[key, i])
+    if (keep[key] < SN[key]) add(sprintf({{ msg.snapshot_cut|awkstr }}, SN[key] - keep[key]))
+  }
+  if (!any) add({{ msg.no_snapshot|awkstr }})
+  if (nnotes > 0 && nn > 0) {
+    add("## " sprintf({{ msg.notes|awkstr }}, shown - cut_n, nn))
+    for (i = first + cut_n; i <= nn; i++) add(R[i % nnotes])
+    if (cut_n > 0) add(sprintf({{ msg.notes_cut|awkstr }}, cut_n))
+  }
+  add("---")
+  add({{ msg.footer|awkstr }})
+  add(END_DELIM)
+}
+# One more cut, in order: oldest note, key decisions, goal, in progress; then, for the
+# character cap only, user rules before project rules. Returns 0 when nothing is left.
+function cut1(   k, key) {
+  if (cut_n < shown) { drop(R[(first + cut_n) % nnotes]); cut_n++; return 1 }
+  for (k = 1; k <= 3; k++) {
+    key = cutk[k]
+    if (keep[key] > 0) { drop(S[key, keep[key]]); keep[key]--; cut_s++; return 1 }
+  }
+  if (C <= 9500) return 0
+  if (ucut < nut) { drop(UT[nut - ucut]); ucut++; return 1 }
+  if (pcut < ntat) { drop(TT[ntat - pcut]); pcut++; return 1 }
+  return 0
+}
+BEGIN {
+  NUL = sprintf("%c", 0)
+  SECRET = ENVIRON["AH_SECRET_RE"]
+  BEGIN_DELIM = "===== AGENT MEMORY BEGIN ====="
+  END_DELIM = "===== AGENT MEMORY END ====="
+  budget += 0
+  nnotes += 0
+  nut = 0; ntat = 0; nn = 0; tl = 0; sl = 0; redacted = 0
+}
+FNR == 1 {
+  incomment = 0
+  sec = ""
+  sub(/^\357\273\277/, "")
+}
+K == "utat" || K == "tat" {
+  if (K == "tat") tl++
+  if (skip($0) || $0 ~ /^#[ \t]/) next
+  if (K == "utat") UT[++nut] = clean($0, "~/.agent/memory/tattoo.md")
+  else TT[++ntat] = clean($0, ".agent/memory/tattoo.md:" FNR)
+  next
+}
+K == "snap" {
+  sl++
+  if (skip($0)) next
+  if ($0 ~ /^##+[ \t]/) {
+    h = $0
+    sub(/^#+[ \t]+/, "", h)
+    sec = section(h)
+    if (sec == "goal" || sec == "progress" || sec == "decisions") {
+      if (!(sec in HEAD)) HEAD[sec] = clean(h, "")
+    }
+    next
+  }
+  if ($0 ~ /^#[ \t]/) { sec = ""; next }
+  if (sec == "goal" || sec == "progress" || sec == "decisions")
+    S[sec, ++SN[sec]] = clean($0, ".agent/memory/snapshot.md:" FNR)
+  next
+}
+K == "notes" {
+  if (skip($0) || $0 ~ /^#/) next
+  nn++
+  if (nnotes > 0) R[nn % nnotes] = clean($0, ".agent/memory/notes.md:" FNR)
+  next
+}
+END {
+  order[1] = "goal"; order[2] = "progress"; order[3] = "decisions"
+  cutk[1] = "decisions"; cutk[2] = "goal"; cutk[3] = "progress"
+  shown = nn < nnotes ? nn : nnotes
+  first = nn - shown + 1
+  for (k = 1; k <= 3; k++) keep[order[k]] = SN[order[k]] + 0
+  cut_n = 0; cut_s = 0; ucut = 0; pcut = 0; tover = 0
+  build()
+  if (over()) {
+    # Rules are never cut to meet the token budget: say so instead.
+    if (base > budget) tover = 1
+    while (over() && cut1()) ;
+    build()
+    # The cut markers themselves cost a little: settle with a few more single cuts.
+    for (pass = 0; pass < 1000 && over() && cut1(); pass++) build()
+  }
+  lb = 0
+  if (ENVIRON["AH_LOGF"] != "") {
+    while ((getline line < ENVIRON["AH_LOGF"]) > 0) lb += length(line) + 1
+    close(ENVIRON["AH_LOGF"])
+  }
+  printf "AHSTATS %d %d %d %d %d %d %d %d %d %d %d\n", tl, sl, nn, shown - cut_n, T, C, cut_n, cut_s, tover, redacted, lb
+  for (i = 1; i <= n; i++) print L[i]
+  if (ENVIRON["AH_PRE"] != "") {
+    print "\001"
+    out = ENVIRON["AH_PRE"]
+    for (i = 1; i <= n; i++) {
+      s = L[i]
+      gsub(/\\/, "\\\\", s)
+      gsub(/"/, "\\\"", s)
+      out = out s (i < n ? "\\n" : "")
+    }
+    print out ENVIRON["AH_POST"]
+  }
+}

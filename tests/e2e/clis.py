@@ -1,0 +1,469 @@
+"""Install and run the real agent CLIs offline, against tests/e2e/mockapi.py.
+
+The pinned CLIs live in a cache folder outside the source tree
+(``$AGENTHOOKS_E2E_CACHE``, default ``~/.cache/agenthooks-e2e``).  To install
+them by hand (about 20 s and 760 MB):
+
+    npm install --prefix "${AGENTHOOKS_E2E_CACHE:-$HOME/.cache/agenthooks-e2e}" \\
+        --no-audit --no-fund \\
+        @anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0 @openai/codex@0.171.0
+
+(``make e2e-deps`` runs the same command.)  Hook semantics change quickly
+between releases: pin, and upgrade on purpose.
+
+Every run gets a throwaway HOME (plus CLAUDE_CONFIG_DIR / CODEX_HOME), an
+explicit minimal environment, the mock as API base URL *and* as HTTP(S)
+proxy (NO_PROXY=127.0.0.1,localhost), telemetry off, stdin closed and a
+timeout.  See /work/shared/docs/realclients.md for why each setting is there.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+try:
+    from .mockapi import MockAPI
+except ImportError:  # tests/e2e is not a package
+    from mockapi import MockAPI  # type: ignore[no-redef]
+
+VERSIONS = {
+    "claude": ("@anthropic-ai/claude-code", "2.1.197"),
+    "gemini": ("@google/gemini-cli", "0.61.0"),
+    "codex": ("@openai/codex", "0.171.0"),
+}
+NPM_SPECS = [f"{pkg}@{ver}" for pkg, ver in VERSIONS.values()]
+GEMINI_MODEL = "gemini-2.5-flash"
+CODEX_MODEL = "gpt-5.5"
+DEFAULT_TIMEOUT = 90
+
+
+class CLIUnavailable(RuntimeError):
+    """A pinned CLI is missing, has the wrong version, or failed to install."""
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("AGENTHOOKS_E2E_CACHE")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "agenthooks-e2e"
+
+
+def install_command(prefix: Path | None = None) -> list[str]:
+    prefix = prefix or cache_dir()
+    return ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", *NPM_SPECS]
+
+
+def install_hint() -> str:
+    return ("install the pinned agent CLIs with `make e2e-deps`, or: "
+            + shlex.join(install_command()))
+
+
+@dataclass(frozen=True)
+class CLIs:
+    prefix: Path
+    bin_dir: Path
+    claude: Path
+    codex: Path
+    gemini: Path
+    versions: dict[str, str]
+
+
+def _installed_version(prefix: Path, package: str) -> str | None:
+    try:
+        doc = json.loads((prefix / "node_modules" / package / "package.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return doc.get("version")
+
+
+def _all_pinned(prefix: Path) -> bool:
+    return all(_installed_version(prefix, pkg) == ver and (prefix / "node_modules" / ".bin" / n).exists()
+               for n, (pkg, ver) in VERSIONS.items())
+
+
+def _check_versions(prefix: Path) -> dict[str, str]:
+    """Run `<cli> --version` for each CLI and check it reports the pinned version."""
+    bin_dir = prefix / "node_modules" / ".bin"
+    found: dict[str, str] = {}
+    for name, (_, ver) in VERSIONS.items():
+        exe = bin_dir / name
+        # The CLIs write state (~/.codex/tmp, ~/.gemini/projects.json) even here.
+        with tempfile.TemporaryDirectory(prefix="agenthooks-e2e-version-") as home:
+            env = {"PATH": _base_path(bin_dir), "HOME": home, "TMPDIR": home,
+                   "CODEX_HOME": os.path.join(home, ".codex"),
+                   "CLAUDE_CONFIG_DIR": os.path.join(home, ".claude"),
+                   "NO_COLOR": "1", "DISABLE_AUTOUPDATER": "1"}
+            try:
+                out = subprocess.run([str(exe), "--version"], env=env, capture_output=True,
+                                     text=True, timeout=60, stdin=subprocess.DEVNULL)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise CLIUnavailable(f"{name} --version failed: {exc}") from exc
+        text_out = (out.stdout + out.stderr).strip()
+        if out.returncode != 0 or ver not in text_out:
+            raise CLIUnavailable(f"{name} --version gave {text_out!r} (exit {out.returncode}),"
+                                 f" expected {ver}")
+        found[name] = text_out.splitlines()[0] if text_out else ver
+    return found
+
+
+def ensure_clis(prefix: Path | None = None, install: bool = True) -> CLIs:
+    """Return the pinned CLIs, installing them into the cache with npm if needed.
+
+    Raises CLIUnavailable (with the reason) when that is not possible.
+    """
+    prefix = (prefix or cache_dir()).expanduser()
+    if not _all_pinned(prefix):
+        if not install:
+            raise CLIUnavailable(f"pinned CLIs not found in {prefix}")
+        npm = shutil.which("npm")
+        if npm is None:
+            raise CLIUnavailable("npm is not on PATH")
+        prefix.mkdir(parents=True, exist_ok=True)
+        with open(prefix / ".install.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # parallel test workers install once
+            if not _all_pinned(prefix):
+                cmd = install_command(prefix)
+                cmd[0] = npm
+                try:
+                    res = subprocess.run(cmd, capture_output=True, text=True, timeout=900,
+                                         stdin=subprocess.DEVNULL)
+                except (OSError, subprocess.TimeoutExpired) as exc:
+                    raise CLIUnavailable(f"npm install failed: {exc}") from exc
+                if res.returncode != 0 or not _all_pinned(prefix):
+                    tail = (res.stderr or res.stdout).strip()[-2000:]
+                    raise CLIUnavailable(f"npm install failed (exit {res.returncode}): {tail}")
+    bin_dir = prefix / "node_modules" / ".bin"
+    versions = _check_versions(prefix)
+    return CLIs(prefix=prefix, bin_dir=bin_dir, claude=bin_dir / "claude",
+                codex=bin_dir / "codex", gemini=bin_dir / "gemini", versions=versions)
+
+
+def require_clis() -> CLIs:
+    """ensure_clis() for tests: fail under CI=true, otherwise skip with an install hint."""
+    import pytest
+
+    try:
+        return ensure_clis()
+    except CLIUnavailable as exc:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"agent CLIs unavailable: {exc}", pytrace=False)
+        pytest.skip(f"agent CLIs unavailable ({exc}); {install_hint()}")
+
+
+# --------------------------------------------------------------------------
+# Sandboxes
+
+
+@dataclass
+class Sandbox:
+    root: Path
+    home: Path
+    repo: Path
+    tmp: Path
+
+    @property
+    def claude_dir(self) -> Path:
+        return self.home / ".claude"
+
+    @property
+    def codex_home(self) -> Path:
+        return self.home / ".codex"
+
+    @property
+    def gemini_dir(self) -> Path:
+        return self.home / ".gemini"
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True,
+                   env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(repo),
+                        "GIT_CONFIG_NOSYSTEM": "1"})
+
+
+def make_sandbox(root: Path) -> Sandbox:
+    """A throwaway HOME and a git repo (user.name/email set) under root."""
+    root = Path(root)
+    home, repo, tmp = root / "home", root / "repo", root / "tmp"
+    for d in (home, repo, tmp):
+        d.mkdir(parents=True, exist_ok=True)
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "config", "user.name", "E2E Test")
+    _git(repo, "config", "user.email", "e2e@example.invalid")
+    _git(repo, "config", "commit.gpgsign", "false")
+    return Sandbox(root=root, home=home, repo=repo, tmp=tmp)
+
+
+def write_json(path: Path, doc: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    return path
+
+
+def setup_claude_home(home: Path) -> Path:
+    """Create CLAUDE_CONFIG_DIR (empty settings) and return it."""
+    cfg = Path(home) / ".claude"
+    cfg.mkdir(parents=True, exist_ok=True)
+    if not (cfg / "settings.json").exists():
+        write_json(cfg / "settings.json", {})
+    return cfg
+
+
+def codex_config(repo: Path, mock: MockAPI, *, auto_compact_token_limit: int | None = None,
+                 model: str = CODEX_MODEL, extra: str = "") -> str:
+    lines = [
+        f'model = "{model}"',
+        'model_provider = "mock"',
+        "check_for_update_on_startup = false",
+    ]
+    if auto_compact_token_limit is not None:
+        lines.append(f"model_auto_compact_token_limit = {int(auto_compact_token_limit)}")
+    lines += [
+        "",
+        "[model_providers.mock]",
+        'name = "Mock"',
+        f'base_url = "{mock.url}/v1"',
+        'wire_api = "responses"',
+        'env_key = "MOCK_API_KEY"',
+        "",
+        "[analytics]",
+        "enabled = false",
+        "",
+        f"[projects.{json.dumps(str(repo))}]",
+        'trust_level = "trusted"',
+    ]
+    return "\n".join(lines) + "\n" + (extra + "\n" if extra else "")
+
+
+def setup_codex_home(home: Path, repo: Path, mock: MockAPI, **kw: Any) -> Path:
+    """Write CODEX_HOME/config.toml pointing at the mock; kw go to codex_config()."""
+    codex_home = Path(home) / ".codex"
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(codex_config(repo, mock, **kw))
+    return codex_home
+
+
+def setup_gemini_home(home: Path, *, compression_threshold: float | None = None,
+                      extra: Mapping[str, Any] | None = None) -> Path:
+    """Write ~/.gemini/settings.json (API-key auth, no usage statistics)."""
+    settings: dict[str, Any] = {
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "privacy": {"usageStatisticsEnabled": False},
+    }
+    if compression_threshold is not None:
+        settings["model"] = {"compressionThreshold": compression_threshold}
+    for key, val in (extra or {}).items():
+        if isinstance(val, dict) and isinstance(settings.get(key), dict):
+            settings[key].update(val)
+        else:
+            settings[key] = val
+    return write_json(Path(home) / ".gemini" / "settings.json", settings)
+
+
+# --------------------------------------------------------------------------
+# Running
+
+
+def _base_path(bin_dir: Path) -> str:
+    dirs = [str(bin_dir)]
+    node = shutil.which("node")
+    if node:
+        dirs.append(str(Path(node).resolve().parent))
+    dirs += ["/usr/local/bin", "/usr/bin", "/bin"]
+    return os.pathsep.join(dict.fromkeys(dirs))
+
+
+def base_env(home: Path, mock: MockAPI, bin_dir: Path) -> dict[str, str]:
+    """The environment shared by every CLI run (nothing inherited but node's dir)."""
+    home = Path(home)
+    tmp = home.parent / "tmp"
+    tmp.mkdir(exist_ok=True)
+    return {
+        "PATH": _base_path(bin_dir),
+        "HOME": str(home),
+        "USER": "e2e",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": "dumb",
+        "NO_COLOR": "1",
+        "TMPDIR": str(tmp),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "HTTPS_PROXY": mock.url,
+        "HTTP_PROXY": mock.url,
+        "https_proxy": mock.url,
+        "http_proxy": mock.url,
+        "ALL_PROXY": mock.url,
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+    }
+
+
+def _run(cmd: Sequence[str], repo: Path, env: Mapping[str, str], timeout: float
+         ) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(list(cmd), cwd=repo, env=dict(env), stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        def _s(v: Any) -> str:
+            return v.decode("utf-8", "replace") if isinstance(v, bytes) else (v or "")
+        return subprocess.CompletedProcess(list(cmd), 124, _s(exc.stdout),
+                                           _s(exc.stderr) + f"\n[timeout after {timeout}s]")
+
+
+def _merge_env(base: dict[str, str], extra: Mapping[str, str | None] | None) -> dict[str, str]:
+    """base updated with extra; a None value removes the variable."""
+    for key, val in (extra or {}).items():
+        if val is None:
+            base.pop(key, None)
+        else:
+            base[key] = val
+    return base
+
+
+def _bin(clis: CLIs | None, name: str) -> tuple[Path, Path]:
+    clis = clis or ensure_clis(install=False)
+    return getattr(clis, name), clis.bin_dir
+
+
+def claude_env(home: Path, mock: MockAPI, bin_dir: Path) -> dict[str, str]:
+    env = base_env(home, mock, bin_dir)
+    env.update({
+        "CLAUDE_CONFIG_DIR": str(Path(home) / ".claude"),
+        "ANTHROPIC_BASE_URL": mock.url,
+        "ANTHROPIC_API_KEY": "dummy",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    })
+    return env
+
+
+def run_claude(repo: Path, home: Path, mock: MockAPI, args: Sequence[str], *,
+               clis: CLIs | None = None, timeout: float = DEFAULT_TIMEOUT,
+               env: Mapping[str, str | None] | None = None) -> subprocess.CompletedProcess[str]:
+    """`claude <args>` in repo; args usually start with "-p", e.g.
+    ["-p", "write it", "--permission-mode", "acceptEdits", "--output-format", "json"]."""
+    exe, bin_dir = _bin(clis, "claude")
+    setup_claude_home(home)
+    full_env = claude_env(home, mock, bin_dir)
+    _merge_env(full_env, env)
+    return _run([str(exe), *args], repo, full_env, timeout)
+
+
+def claude_prompt(prompt: str, *, resume: str | None = None) -> list[str]:
+    """Standard headless args for one Claude turn."""
+    args = ["-p", prompt, "--permission-mode", "acceptEdits", "--output-format", "json"]
+    if resume:
+        args[1:1] = ["--resume", resume]
+    return args
+
+
+def codex_env(home: Path, mock: MockAPI, bin_dir: Path) -> dict[str, str]:
+    env = base_env(home, mock, bin_dir)
+    env.update({"CODEX_HOME": str(Path(home) / ".codex"), "MOCK_API_KEY": "dummy",
+                "RUST_LOG": "error"})
+    return env
+
+
+CODEX_EXEC_FLAGS = ["--json", "--dangerously-bypass-hook-trust", "--disable", "plugins",
+                    "--disable", "apps"]
+
+
+def run_codex(repo: Path, home: Path, mock: MockAPI, args: Sequence[str], *,
+              clis: CLIs | None = None, timeout: float = DEFAULT_TIMEOUT,
+              env: Mapping[str, str | None] | None = None,
+              **config: Any) -> subprocess.CompletedProcess[str]:
+    """`codex exec <flags> <args>` in repo.  config.toml is (re)written when
+    config kw are given (see codex_config()) or when it does not exist yet."""
+    exe, bin_dir = _bin(clis, "codex")
+    if config or not (Path(home) / ".codex" / "config.toml").exists():
+        setup_codex_home(home, repo, mock, **config)
+    full_env = codex_env(home, mock, bin_dir)
+    _merge_env(full_env, env)
+    return _run([str(exe), "exec", *CODEX_EXEC_FLAGS, *args], repo, full_env, timeout)
+
+
+def gemini_env(home: Path, mock: MockAPI, bin_dir: Path) -> dict[str, str]:
+    env = base_env(home, mock, bin_dir)
+    env.update({
+        "GOOGLE_GEMINI_BASE_URL": mock.url,
+        "GEMINI_API_KEY": "dummy",
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        "GEMINI_TELEMETRY_ENABLED": "false",
+    })
+    return env
+
+
+def run_gemini(repo: Path, home: Path, mock: MockAPI, args: Sequence[str], *,
+               clis: CLIs | None = None, timeout: float = DEFAULT_TIMEOUT,
+               env: Mapping[str, str | None] | None = None,
+               model: str = GEMINI_MODEL) -> subprocess.CompletedProcess[str]:
+    """`gemini -m MODEL <args>` in repo, e.g. ["-o", "json", "-p", "write it",
+    "--approval-mode", "auto_edit"].  Writes ~/.gemini/settings.json if missing."""
+    exe, bin_dir = _bin(clis, "gemini")
+    if not (Path(home) / ".gemini" / "settings.json").exists():
+        setup_gemini_home(home)
+    full_env = gemini_env(home, mock, bin_dir)
+    _merge_env(full_env, env)
+    return _run([str(exe), "-m", model, *args], repo, full_env, timeout)
+
+
+def gemini_prompt(prompt: str, *, resume: str | None = None) -> list[str]:
+    args = ["-o", "json", "-p", prompt, "--approval-mode", "auto_edit"]
+    if resume:
+        args[:0] = ["-r", resume]
+    return args
+
+
+# --------------------------------------------------------------------------
+# Output parsing
+
+
+def json_output(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    """The JSON document printed by `claude --output-format json` / `gemini -o json`."""
+    out = proc.stdout.strip()
+    try:
+        return json.loads(out)
+    except ValueError:
+        start = out.find("{")
+        return json.loads(out[start:]) if start >= 0 else {}
+
+
+def session_id(proc: subprocess.CompletedProcess[str]) -> str:
+    """Session id of a Claude/Gemini JSON run, or the thread id of a codex --json run."""
+    try:
+        doc = json_output(proc)
+        sid = doc.get("session_id") or doc.get("sessionId")
+        if sid:
+            return str(sid)
+    except ValueError:
+        pass
+    for line in proc.stdout.splitlines():
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(ev, dict) and ev.get("thread_id"):
+            return str(ev["thread_id"])
+    raise AssertionError(f"no session id in output:\n{proc.stdout}\n{proc.stderr}")
+
+
+def describe(proc: subprocess.CompletedProcess[str], mock: MockAPI | None = None) -> str:
+    """A failure message with the command's exit code, output and the mock's state."""
+    parts = [f"exit {proc.returncode}: {shlex.join(map(str, proc.args))}",
+             f"--- stdout\n{proc.stdout[-4000:]}", f"--- stderr\n{proc.stderr[-4000:]}"]
+    if mock is not None:
+        parts.append(f"--- requests: {[(r.index, r.dialect, r.kind, r.path) for r in mock.requests]}")
+        parts.append(f"--- refused: {mock.refused}  errors: {mock.errors}")
+    return "\n".join(parts)
