@@ -1,0 +1,30 @@
+"""Every test runs with a throwaway HOME and git identity, so nothing real is touched."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# The real-CLI cache lives outside every test's throwaway HOME.
+os.environ.setdefault(
+    "AGENTHOOKS_E2E_CACHE", str(Path(os.path.expanduser("~")) / ".cache" / "agenthooks-e2e"))
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text("[user]\n\tname = Test\n\temail = test@example.invalid\n"
+                         "[init]\n\tdefaultBranch = main\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for var in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+        monkeypatch.setenv(var, "Test")
+    for var in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.setenv(var, "test@example.invalid")
+    monkeypatch.delenv("AGENT_CONTEXT_LEN", raising=False)
+    monkeypatch.delenv("AGENTHOOKS_FRAMEWORK", raising=False)
+    os.environ.pop("CLAUDE_PROJECT_DIR", None)
+    return home

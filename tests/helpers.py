@@ -1,0 +1,107 @@
+"""Shared test helpers: temp git repos, the real CLI, the real generated hooks."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+HOOKS = ("pre_task", "post_edit", "on_compact")
+
+
+def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                          check=check)
+
+
+def make_repo(parent: Path, name: str = "repo") -> Path:
+    repo = parent / name
+    repo.mkdir(parents=True)
+    git(repo, "init", "-q")
+    return repo
+
+
+def cli(*args: str, cwd: Path | None = None, input: str | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The real CLI, as a user runs it: python -m agenthooks, stdin not a TTY."""
+    return subprocess.run([sys.executable, "-m", "agenthooks", *args], cwd=cwd,
+                          input=input if input is not None else "", capture_output=True,
+                          text=True, env={**os.environ, **(env or {})})
+
+
+def install(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    proc = cli("install", "--yes", str(repo), *args)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"install failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def payload(obj: Any) -> str:
+    return obj if isinstance(obj, str) else json.dumps(obj)
+
+
+def run_hook(repo: Path, hook: str, stdin: Any = "", *args: str, cwd: Path | None = None,
+             env: dict[str, str] | None = None, timeout: float = 30,
+             bash: str = "bash") -> subprocess.CompletedProcess[str]:
+    """Run a generated hook the way frameworks do: bash PATH [args] < payload."""
+    script = repo / ".agent" / "hooks" / f"{hook}.sh"
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([bash, str(script), *args], input=payload(stdin), cwd=cwd or repo,
+                          capture_output=True, text=True, env=full_env, timeout=timeout)
+
+
+def fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def log_lines(repo: Path) -> list[str]:
+    path = repo / ".agent" / "log" / "memory.log"
+    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+
+def memory_bytes(repo: Path) -> dict[str, bytes]:
+    """Every file under .agent/memory/, byte for byte, for before/after comparisons."""
+    mem = repo / ".agent" / "memory"
+    return {str(p.relative_to(mem)): p.read_bytes() for p in sorted(mem.rglob("*")) if p.is_file()}
+
+
+def write_memory(repo: Path, tattoo: str | None = None, snapshot: str | None = None,
+                 notes: str | None = None) -> None:
+    mem = repo / ".agent" / "memory"
+    mem.mkdir(parents=True, exist_ok=True)
+    for name, text in (("tattoo", tattoo), ("snapshot", snapshot), ("notes", notes)):
+        if text is not None:
+            (mem / f"{name}.md").write_text(text, encoding="utf-8")
+
+
+SAMPLE_TATTOO = "# Project hard rules\n- Indent with 4 spaces, never tabs\n- Every API returns {code, data, msg}\n"
+SAMPLE_SNAPSHOT = (
+    "# Current task snapshot\n\n## Goal\nRefactor user_service to async\n\n## Done\n"
+    "- [x] signature: async def get_user(uid: int) -> User\n\n## In progress\n"
+    "- [ ] service get_user (stuck on error handling)\n\n## Todo\n- cache layer\n\n"
+    "## Key decisions\n- raise UserNotFound, never return None\n"
+)
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def require(tool: str, how: str) -> str:
+    """The tool's path. A missing tool fails in CI and skips locally, saying how to get it."""
+    import shutil
+
+    import pytest
+
+    path = shutil.which(tool)
+    if path:
+        return path
+    message = f"{tool} is not installed: {how}"
+    if in_ci():
+        pytest.fail(message)
+    pytest.skip(message)
+    raise AssertionError("unreachable")
