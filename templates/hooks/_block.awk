@@ -73,6 +73,17 @@ function section(t) {
   if (t ~ /^(todo|to[ -]do|next|待办)$/) return "todo"
   return "other"
 }
+# JSON string escaping without gsub replacement strings, whose backslash rules differ
+# between awks. Control characters never get here: clean() removed them.
+function jesc(s,   out) {
+  if (s !~ /[\\"]/) return s
+  out = ""
+  while (match(s, /[\\"]/)) {
+    out = out substr(s, 1, RSTART - 1) "\\" substr(s, RSTART, 1)
+    s = substr(s, RSTART + 1)
+  }
+  return out s
+}
 function add(s) { L[++n] = s; T += tok(s); C += nch(s) }
 function over() { return T > budget || C > 9500 }
 function drop(s) { T -= tok(s); C -= nch(s) }
@@ -196,10 +207,7 @@ END {
     print "\001"
     out = ENVIRON["AH_PRE"]
     for (i = 1; i <= n; i++) {
-      s = L[i]
-      gsub(/\\/, "\\\\", s)
-      gsub(/"/, "\\\"", s)
-      out = out s (i < n ? "\\n" : "")
+      out = out jesc(L[i]) (i < n ? "\\n" : "")
     }
     print out ENVIRON["AH_POST"]
   }
