@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
 from agenthooks.errors import UserError
 
-CONFIG_VERSION = 1
+CONFIG_VERSION = 2
+
+# Keys the hooks read as true/false (true | yes | on | 1, false | no | off | 0).
+BOOL_DEFAULTS: dict[str, bool] = {"enabled": True}
 
 DEFAULTS: dict[str, Any] = {
     "budget_tokens": 500,
@@ -74,3 +77,86 @@ def load(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise UserError(f"{path} must be a YAML mapping of key: value lines")
     return data
+
+
+# Migrations: config.yaml is the user's once written, so upgrades never re-render it.
+# Each step takes the text at version N to N+1 by splicing text at YAML node offsets
+# (pre-commit's migrate-config), so the user's values, comments and layout survive.
+# Steps are idempotent: a key already present is left as it is.
+
+
+def _compose(text: str) -> Any:
+    try:
+        return yaml.compose(text)
+    except yaml.YAMLError:
+        return None
+
+
+def _top_keys(node: Any) -> dict[str, tuple[Any, Any]]:
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    return {k.value: (k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+
+
+def version_of(text: str) -> int:
+    """The `version:` of a config.yaml text; a file without one predates versions (1)."""
+    keys = _top_keys(_compose(text))
+    if "version" not in keys:
+        return 1
+    try:
+        return int(str(keys["version"][1].value))
+    except (TypeError, ValueError):
+        raise UserError("config.yaml: version must be a whole number",
+                        hint="fix the version: line, then run agenthooks install again") from None
+
+
+def _append_key(text: str, block: str) -> str:
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text + block
+
+
+def _v1_to_v2(text: str) -> str:
+    if "enabled" in _top_keys(_compose(text)):
+        return text
+    return _append_key(text, "# false turns every hook into a silent no-op, without unregistering it.\n"
+                             "enabled: true\n")
+
+
+MIGRATIONS: dict[int, tuple[str, Callable[[str], str]]] = {
+    1: ("enabled", _v1_to_v2),
+}
+
+
+def _set_version(text: str, version: int) -> str:
+    node = _compose(text)
+    keys = _top_keys(node)
+    if "version" in keys:
+        value = keys["version"][1]
+        return text[:value.start_mark.index] + str(version) + text[value.end_mark.index:]
+    line = f"version: {version}\n"
+    if isinstance(node, yaml.MappingNode) and node.value:
+        at = node.value[0][0].start_mark.index
+        return text[:at] + line + text[at:]
+    return _append_key(text, line)
+
+
+def migrate(text: str) -> tuple[str, int, int, list[str]]:
+    """(new text, from version, to version, keys added). Same text back when the file
+    is already at CONFIG_VERSION (or newer: never downgraded)."""
+    node = _compose(text)
+    if node is not None and not isinstance(node, yaml.MappingNode):
+        raise UserError("config.yaml must be a YAML mapping of key: value lines")
+    if isinstance(node, yaml.MappingNode) and node.flow_style:
+        raise UserError("config.yaml: write one key: value per line, not a {...} mapping")
+    start = version_of(text)
+    if start >= CONFIG_VERSION:
+        return text, start, start, []
+    added = []
+    for version in range(start, CONFIG_VERSION):
+        key, step = MIGRATIONS[version]
+        new = step(text)
+        if new != text:
+            added.append(key)
+        text = new
+    return _set_version(text, CONFIG_VERSION), start, CONFIG_VERSION, added

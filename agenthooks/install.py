@@ -1,6 +1,7 @@
 """agenthooks install: answers, then the render plan, then per-file verdicts."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -31,9 +32,32 @@ def target_dir(given: Path | None) -> Path:
 
 
 def check_writable(root: Path) -> None:
+    """Probe with a real file: permission bits lie for root and on read-only mounts."""
+    import tempfile
+
     probe = root / ".agent" if (root / ".agent").is_dir() else root
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"{probe}: not writable")
+    try:
+        fd, name = tempfile.mkstemp(dir=probe, prefix=".agenthooks-probe-")
+    except OSError:
+        raise UserError(f"{probe}: not writable") from None
+    os.close(fd)
+    os.unlink(name)
+
+
+def template_override() -> tuple[str | None, dict[str, int] | None]:
+    """AGENTHOOKS_TEMPLATES: render from another template tree (tests install a past
+    release this way); its revs.json, when present, gives that release's template revs."""
+    root = os.environ.get("AGENTHOOKS_TEMPLATES")
+    if not root:
+        return None, None
+    path = Path(root)
+    if not path.is_dir():
+        raise UserError(f"AGENTHOOKS_TEMPLATES={root}: no such directory")
+    revs = None
+    if (path / "revs.json").is_file():
+        revs = {**render.TEMPLATE_REVS,
+                **json.loads((path / "revs.json").read_text(encoding="utf-8"))}
+    return str(path.resolve()), revs
 
 
 def run(
@@ -47,20 +71,29 @@ def run(
     conflict: str = "inline",
     restore: tuple[str, ...] = (),
     interactive: bool | None = None,
+    allow_dirty: bool = False,
 ) -> int:
     root = target_dir(dir_)
     recorded = manifest.load(root)
     if (root / ".agent/config.yaml").is_file():
         config.load(root / ".agent/config.yaml")
+    template_root, revs = template_override()
     prompter = prompter_factory() if prompter_factory else None
     answers = answers_mod.resolve(root, flags, recorded.get("answers", {}), yes=yes,
                                   prompter=prompter, interactive=interactive)
     check_writable(root)
-    planned = render.plan(answers) + frameworks.registrations(root, answers)
-    verdicts, records = upgrade.decide(root, planned, recorded.get("files", {}),
-                                       dry_run=dry_run, conflict=conflict,
-                                       restore=frozenset(restore))
-    text = manifest.dumps(answers, records)
+    planned = render.plan(answers, template_root) + frameworks.registrations(root, answers)
+    restore_paths = frozenset(_relpath(root, r) for r in restore)
+    plan = upgrade.classify(root, planned, recorded.get("files", {}), conflict=conflict,
+                            restore=restore_paths, revs=revs)
+    edited = [s.verdict.path for s in plan.steps if s.touches_edits]
+    dirty = upgrade.dirty(root, edited) if not allow_dirty else []
+    if dirty:
+        more = f" and {len(dirty) - 1} more" if len(dirty) > 1 else ""
+        raise UserError(f"{dirty[0]}{more} has uncommitted changes that this upgrade would "
+                        "rewrite: commit or stash them first, or pass --allow-dirty")
+    verdicts = plan.verdicts if dry_run else upgrade.apply(root, plan)
+    text = manifest.dumps(answers, plan.records)
     mpath = root / manifest.PATH
     old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
     mverdict = "identical" if old == text else ("create" if old is None else "update")
@@ -70,12 +103,23 @@ def run(
     for v in verdicts:
         echo(v.line())
     echo(upgrade.Verdict(mverdict, manifest.PATH).line())
-    changed = sum(v.verdict not in ("identical", "keep") for v in verdicts)
+    changed = sum(v.verdict in upgrade.WRITES for v in verdicts)
     if dry_run:
         echo(f"dry run: {changed} file(s) would change; nothing was written")
     elif changed == 0 and mverdict == "identical":
         echo("up to date: nothing changed")
     for step in frameworks.next_steps(answers):
         echo(f"next: {step}")
-    conflicts = [v for v in verdicts if v.verdict == "conflict"]
-    return 1 if conflicts and not dry_run else 0
+    attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
+    return 1 if attention else 0
+
+
+def _relpath(root: Path, given: str) -> str:
+    """--restore FILE, given relative to the repo root (or absolute), as a manifest path."""
+    path = Path(given)
+    if path.is_absolute():
+        try:
+            path = path.resolve().relative_to(root)
+        except ValueError:
+            raise UserError(f"--restore {given}: not inside {root}") from None
+    return path.as_posix()  # Path already dropped any leading ./

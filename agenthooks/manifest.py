@@ -40,9 +40,23 @@ def load(root: Path) -> dict[str, Any]:
     return data
 
 
-def record(text: bytes, template: str, rev: int, mode: int) -> dict[str, Any]:
-    return {"template": template, "rev": rev, "sha256": sha256(text),
-            "blob": blob_id(text), "mode": oct(mode)[2:]}
+def record(text: bytes, template: str, rev: int, mode: int, kind: str = "owned") -> dict[str, Any]:
+    rec = {"template": template, "rev": rev, "sha256": sha256(text),
+           "blob": blob_id(text), "mode": oct(mode)[2:]}
+    if kind != "owned":
+        rec["kind"] = kind
+    return rec
+
+
+def kind(rec: dict[str, Any]) -> str:
+    """owned | config | registration; records written before kinds were kept are inferred."""
+    if rec.get("kind"):
+        return str(rec["kind"])
+    return "config" if rec.get("template") == "config.yaml" else "owned"
+
+
+def is_pristine(data: bytes, rec: dict[str, Any]) -> bool:
+    return sha256(data) == rec.get("sha256")
 
 
 def dumps(answers: dict[str, Any], files: dict[str, Any]) -> str:

@@ -33,6 +33,8 @@ def register(app: typer.Typer) -> None:
             help="Edited hook that clashes with the upgrade: markers in place, or FILE.agenthooks-new.")] = "inline",
         restore: Annotated[Optional[list[str]], typer.Option("--restore", metavar="FILE",
             help="Bring back a generated file you deleted (repeatable).")] = None,
+        allow_dirty: Annotated[bool, typer.Option("--allow-dirty",
+            help="Upgrade even when files it would merge into have uncommitted changes.")] = False,
     ) -> int:
         """Scaffold .agent/ and render the hooks; re-run to upgrade."""
         from agenthooks.errors import UserError
@@ -50,4 +52,4 @@ def register(app: typer.Typer) -> None:
         return install.run(dir_, flags, yes=yes, dry_run=dry_run,
                            prompter_factory=prompter if sys.stdin.isatty() and not yes else None,
                            echo=typer.echo, conflict=conflict,
-                           restore=tuple(restore or ()))
+                           restore=tuple(restore or ()), allow_dirty=allow_dirty)
