@@ -1,0 +1,51 @@
+"""Claude Code: hooks in .claude/settings.json (shared with the user; merged, not replaced).
+
+SessionStart (startup|resume|clear|compact) -> pre_task: the memory block, also right
+after a compaction. UserPromptSubmit -> on_compact: detection per prompt. PostToolUse on
+edit tools -> post_edit. PreCompact -> on_compact, which only flags the coming compaction.
+Timeouts are in seconds."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from agenthooks.frameworks import _jsonhooks
+from agenthooks.render import PlannedFile
+
+NAME = "claude-code"
+PATH = ".claude/settings.json"
+TIMEOUT = 30
+
+
+def command(hook: str) -> str:
+    return f'bash "$CLAUDE_PROJECT_DIR/.agent/hooks/{hook}.sh" {NAME}'
+
+
+def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
+    group: dict = {}  # type: ignore[type-arg]
+    if matcher is not None:
+        group["matcher"] = matcher
+    group["hooks"] = [{"type": "command", "command": command(hook), "timeout": TIMEOUT}]
+    return group
+
+
+def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+    return {
+        "SessionStart": [_group("pre_task", "startup|resume|clear|compact")],
+        "UserPromptSubmit": [_group("on_compact")],
+        "PostToolUse": [_group("post_edit", "Edit|Write|MultiEdit|NotebookEdit")],
+        "PreCompact": [_group("on_compact")],
+    }
+
+
+def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+    text = _jsonhooks.plan_text(root, PATH, entries(), "nested")
+    return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}")]
+
+
+def unregister(root: Path) -> list[tuple[str, str | None]]:
+    return _jsonhooks.unregister(root, PATH, "nested")
+
+
+def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+    return ["Claude Code: accept the workspace-trust prompt once in this folder; "
+            "hooks from .claude/settings.json stay off until then (claude -p trusts it)."]

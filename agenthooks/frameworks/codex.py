@@ -1,0 +1,58 @@
+"""Codex CLI: hooks in .codex/hooks.json (shared with the user; merged, not replaced).
+
+Codex has no project-dir variable and runs each command through the user's login shell
+($SHELL -lc), which may not be bash. So the command is one single-quoted `bash -c` program
+(valid in bash, zsh, fish and sh alike) that finds the repo with `git rev-parse
+--show-toplevel` and falls back to the working directory outside git.
+Same events as Claude Code; the edit tool is apply_patch (aliases Edit, Write)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from agenthooks.frameworks import _jsonhooks
+from agenthooks.render import PlannedFile
+
+NAME = "codex"
+PATH = ".codex/hooks.json"
+TIMEOUT = 30
+
+
+def command(hook: str) -> str:
+    return ("bash -c 'd=$(git rev-parse --show-toplevel 2>/dev/null) || d=$PWD; "
+            f'exec bash "$d/.agent/hooks/{hook}.sh" {NAME}\'')
+
+
+def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
+    group: dict = {}  # type: ignore[type-arg]
+    if matcher is not None:
+        group["matcher"] = matcher
+    group["hooks"] = [{"type": "command", "command": command(hook), "timeout": TIMEOUT}]
+    return group
+
+
+def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+    return {
+        "SessionStart": [_group("pre_task", "startup|resume|clear|compact")],
+        "UserPromptSubmit": [_group("on_compact")],
+        "PostToolUse": [_group("post_edit", "apply_patch|Edit|Write")],
+        "PreCompact": [_group("on_compact")],
+    }
+
+
+def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+    text = _jsonhooks.plan_text(root, PATH, entries(), "nested")
+    return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}")]
+
+
+def unregister(root: Path) -> list[tuple[str, str | None]]:
+    return _jsonhooks.unregister(root, PATH, "nested")
+
+
+def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+    return [
+        "Codex: trust the project (Codex asks on first start; or set "
+        '[projects."<repo path>"] trust_level = "trusted" in ~/.codex/config.toml), '
+        "then review and trust the new hooks with /hooks. Untrusted hooks are skipped silently.",
+        "Codex: `codex exec` cannot ask; run it with --dangerously-bypass-hook-trust, "
+        "or trust the hooks once interactively. Re-trust after an upgrade changes a command.",
+    ]

@@ -1,0 +1,70 @@
+"""GitHub Copilot CLI: .github/hooks/agenthooks.json, a file wholly ours (version 1).
+
+Copilot's camelCase payloads carry no event name, so each command passes it
+(`--event=NAME`). sessionStart -> pre_task; postToolUse on edit|create -> post_edit;
+preCompact -> on_compact (flags the compaction); postToolUse on any tool -> on_compact,
+which re-injects memory on the first tool call after a compaction (Copilot passes no
+prompt-hook output to the model). Copilot also runs the hooks of .claude/settings.json: the
+claude-code hooks stay silent when Claude Code is not the host (no CLAUDECODE=1), so
+memory is injected once. JSON cannot hold a comment: ownership is the manifest record."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from agenthooks.frameworks import _jsonhooks
+from agenthooks.render import PlannedFile
+
+NAME = "copilot-cli"
+PATH = ".github/hooks/agenthooks.json"
+TIMEOUT = 30
+
+
+def command(hook: str, event: str) -> str:
+    return f"bash ./.agent/hooks/{hook}.sh {NAME} --event={event}"
+
+
+def _entry(hook: str, event: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
+    entry: dict = {"type": "command"}  # type: ignore[type-arg]
+    if matcher is not None:
+        entry["matcher"] = matcher
+    entry.update({"bash": command(hook, event), "cwd": ".", "timeoutSec": TIMEOUT})
+    return entry
+
+
+def document() -> dict:  # type: ignore[type-arg]
+    return {"version": 1, "hooks": {
+        "sessionStart": [_entry("pre_task", "sessionStart")],
+        "postToolUse": [_entry("post_edit", "postToolUse", "edit|create"),
+                        _entry("on_compact", "postToolUse")],
+        "preCompact": [_entry("on_compact", "preCompact")],
+    }}
+
+
+def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+    return [PlannedFile(PATH, _jsonhooks.dumps(document()), 0o644, "owned", f"frameworks/{NAME}")]
+
+
+def unregister(root: Path) -> list[tuple[str, str | None]]:
+    path = root / PATH
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(data, dict):
+        return []
+    rest, where = _jsonhooks.strip(data, "flat", ("bash", "command"))
+    if not where:
+        return []
+    rest.pop("version", None)
+    if not rest:
+        return [(PATH, None)]
+    rest = {"version": data.get("version", 1), **rest}
+    return [(PATH, _jsonhooks.dumps(rest))]
+
+
+def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+    return ["Copilot CLI: .github/hooks/agenthooks.json is read from the repo; commit it "
+            "(the cloud agent reads it from the default branch only)."]

@@ -1,0 +1,53 @@
+"""Cursor: hooks in .cursor/hooks.json (version 1; shared with the user, merged).
+
+Flat entries per event. Commands run from the project root; $CURSOR_PROJECT_DIR is used
+when Cursor sets it. sessionStart -> pre_task (additional_context), postToolUse on Write
+-> post_edit, preCompact -> on_compact (flag only: Cursor has no post-compaction event),
+beforeSubmitPrompt -> on_compact (detection per prompt; whether Cursor passes its
+additional_context to the model is unconfirmed). Timeouts in seconds."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from agenthooks.frameworks import _jsonhooks
+from agenthooks.render import PlannedFile
+
+NAME = "cursor"
+PATH = ".cursor/hooks.json"
+TIMEOUT = 30
+TOP = {"version": 1}
+
+
+def command(hook: str) -> str:
+    return f'bash "${{CURSOR_PROJECT_DIR:-.}}/.agent/hooks/{hook}.sh" {NAME}'
+
+
+def _entry(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
+    entry: dict = {"command": command(hook)}  # type: ignore[type-arg]
+    if matcher is not None:
+        entry["matcher"] = matcher
+    entry["timeout"] = TIMEOUT
+    return entry
+
+
+def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+    return {
+        "sessionStart": [_entry("pre_task")],
+        "postToolUse": [_entry("post_edit", "Write")],
+        "preCompact": [_entry("on_compact")],
+        "beforeSubmitPrompt": [_entry("on_compact")],
+    }
+
+
+def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+    text = _jsonhooks.plan_text(root, PATH, entries(), "flat", top=TOP)
+    return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}")]
+
+
+def unregister(root: Path) -> list[tuple[str, str | None]]:
+    return _jsonhooks.unregister(root, PATH, "flat", top=TOP)
+
+
+def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+    return ["Cursor: reload the window so .cursor/hooks.json is read; check Settings > Hooks "
+            "lists the agenthooks entries (Cursor 2.x or newer)."]

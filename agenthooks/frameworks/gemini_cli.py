@@ -1,0 +1,54 @@
+"""Gemini CLI: hooks in .gemini/settings.json (shared with the user; merged, not replaced).
+
+SessionStart has NO matcher: Gemini CLI compares lifecycle matchers as exact strings, so
+"startup|resume|clear" would never fire; the hook reads `source` itself. BeforeAgent (once
+per prompt) -> on_compact; AfterTool on write_file|replace -> post_edit; PreCompress ->
+on_compact, which treats it as a candidate only (it fires before every request).
+Gemini CLI has no post-compaction event. Timeouts are in milliseconds."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from agenthooks.frameworks import _jsonhooks
+from agenthooks.render import PlannedFile
+
+NAME = "gemini-cli"
+PATH = ".gemini/settings.json"
+TIMEOUT_MS = 30000
+
+
+def command(hook: str) -> str:
+    return f'bash "$GEMINI_PROJECT_DIR/.agent/hooks/{hook}.sh" {NAME}'
+
+
+def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
+    group: dict = {}  # type: ignore[type-arg]
+    if matcher is not None:
+        group["matcher"] = matcher
+    group["hooks"] = [{"name": f"agenthooks-{hook.replace('_', '-')}", "type": "command",
+                       "command": command(hook), "timeout": TIMEOUT_MS}]
+    return group
+
+
+def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+    return {
+        "SessionStart": [_group("pre_task")],
+        "BeforeAgent": [_group("on_compact")],
+        "AfterTool": [_group("post_edit", "write_file|replace")],
+        "PreCompress": [_group("on_compact")],
+    }
+
+
+def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+    text = _jsonhooks.plan_text(root, PATH, entries(), "nested")
+    return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}")]
+
+
+def unregister(root: Path) -> list[tuple[str, str | None]]:
+    return _jsonhooks.unregister(root, PATH, "nested")
+
+
+def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+    return ["Gemini CLI: trust this folder (/permissions, or the prompt on first start); "
+            "project hooks are off in untrusted folders, and Gemini CLI asks again when a "
+            "hook command changes. Start gemini from the repo root ($GEMINI_PROJECT_DIR)."]

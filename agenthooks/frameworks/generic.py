@@ -1,0 +1,27 @@
+"""A home-made framework: nothing to register; the user's code calls the hooks."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from agenthooks.render import PlannedFile
+
+NAME = "generic"
+
+
+def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+    return []
+
+
+def unregister(root: Path) -> list[tuple[str, str | None]]:
+    return []
+
+
+def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+    return [
+        "generic: when your agent assembles its system prompt, first run "
+        "`bash .agent/hooks/pre_task.sh </dev/null` and put its stdout in the prompt.",
+        "generic: once per user prompt run `bash .agent/hooks/on_compact.sh < payload.json` "
+        "(payload: {\"session_id\": ..., \"prompt\": ...}; set AGENT_CONTEXT_LEN=<tokens> "
+        "if you know it) and add any stdout to that turn; after each file edit run "
+        "`bash .agent/hooks/post_edit.sh < payload.json` and show its stdout to the model.",
+    ]
