@@ -21,10 +21,10 @@ HOOKS = ("pre_task", "post_edit", "on_compact")
 
 # Bump a template's rev only when its output changes; upgrades compare revs.
 TEMPLATE_REVS = {
-    "hooks/pre_task.sh": 1,
-    "hooks/post_edit.sh": 1,
-    "hooks/on_compact.sh": 1,
-    "config.yaml": 1,
+    "hooks/pre_task.sh": 2,
+    "hooks/post_edit.sh": 2,
+    "hooks/on_compact.sh": 2,
+    "config.yaml": 2,
     "agent/gitignore": 1,
     "agent/gitattributes": 1,
 }
@@ -55,7 +55,8 @@ def _awkstr(value: str) -> str:
 @lru_cache(maxsize=None)
 def environment(root: str | None = None) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(root or str(templates_dir())),
+        # An overriding root (a past release, in tests) falls back to ours for newer files.
+        loader=jinja2.FileSystemLoader([root, str(templates_dir())] if root else str(templates_dir())),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
