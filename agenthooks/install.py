@@ -99,6 +99,8 @@ def run(
     mverdict = "identical" if old == text else ("create" if old is None else "update")
     if not dry_run and old != text:
         upgrade.write_atomic(mpath, text.encode("utf-8"), 0o644)
+    if not dry_run:
+        frameworks.post_install(root, answers)
     echo(("Would write" if dry_run else "agenthooks install") + f" in {root}:")
     for v in verdicts:
         echo(v.line())

@@ -67,3 +67,12 @@ def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
         if mod is not None and hasattr(mod, "next_steps"):
             out.extend(mod.next_steps(answers))
     return out
+
+
+def post_install(root: Path, answers: dict) -> None:  # type: ignore[type-arg]
+    """After the files are written: what a framework without a start hook needs (aider
+    runs pre_task once so .agent/injected_context.txt exists)."""
+    for name in answers["frameworks"]:
+        mod = _module(name)
+        if mod is not None and hasattr(mod, "post_install"):
+            mod.post_install(root, answers)
