@@ -1,0 +1,406 @@
+"""agenthooks end to end: install into a repo, run the real Claude Code / Codex /
+Gemini CLI against the mock model API, and read what reached the model.
+
+For each framework the tests prove, from the requests the mock recorded:
+  (a) the memory block (delimiter, a tattoo rule, the in-progress item) is in the
+      first model request of a session;
+  (b) after two scripted edits with a stale snapshot, the post_edit reminder is in
+      the request right after the first tool result, and only once;
+  (c) after a real compaction the rule and the in-progress item are in the first
+      main request after the summary request;
+  (d) nothing left loopback and the mock saw no unexpected request;
+plus the hooks' lines in .agent/log/memory.log.  For Claude Code and Codex they
+also prove that on_compact sees a context-length drop in the real transcript the
+CLI wrote (no AGENT_CONTEXT_LEN).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+try:
+    from . import clis as C
+    from .mockapi import MockAPI, Request, edit, text, write
+except ImportError:  # tests/e2e is not a package
+    import clis as C  # type: ignore[no-redef]
+    from mockapi import MockAPI, Request, edit, text, write  # type: ignore[no-redef]
+
+pytestmark = pytest.mark.e2e
+
+RULE = "E2E-RULE-7f3: never use tabs"
+PROGRESS = "E2E-PROGRESS-c41: refactor get_user"
+BEGIN = "===== AGENT MEMORY BEGIN ====="
+REMIND = ".agent/memory/snapshot.md was last updated"
+# on_compact's notice when it reloads memory by itself (not through SessionStart).
+RELOADED = "agenthooks detected a context compaction and reloaded memory"
+# pre_task's notice on SessionStart with source "compact".
+COMPACTED = "Context was compacted: memory reloaded from .agent/memory/"
+
+TATTOO = f"# Project hard rules\n- {RULE}\n- E2E-RULE-9b2: every API returns code, data, msg\n"
+SNAPSHOT = (
+    "# Current task snapshot\n\n## Goal\nE2E-GOAL: make user_service async\n\n## Done\n"
+    "- [x] signature: async def get_user(uid: int) -> User\n\n## In progress\n"
+    f"- [ ] {PROGRESS}\n\n## Todo\n- cache layer\n\n## Key decisions\n"
+    "- raise UserNotFound, never return None\n"
+)
+
+# The registration each framework must get from `agenthooks install`:
+# (event, hook script) pairs, checked in the shared settings file.
+REGISTRATIONS: dict[str, tuple[str, list[tuple[str, str]]]] = {
+    "claude-code": (".claude/settings.json", [
+        ("SessionStart", "pre_task"), ("UserPromptSubmit", "on_compact"),
+        ("PostToolUse", "post_edit"), ("PreCompact", "on_compact")]),
+    "codex": (".codex/hooks.json", [
+        ("SessionStart", "pre_task"), ("UserPromptSubmit", "on_compact"),
+        ("PostToolUse", "post_edit"), ("PreCompact", "on_compact")]),
+    "gemini-cli": (".gemini/settings.json", [
+        ("SessionStart", "pre_task"), ("BeforeAgent", "on_compact"),
+        ("AfterTool", "post_edit"), ("PreCompress", "on_compact")]),
+}
+
+
+# --------------------------------------------------------------------------
+# The project under test
+
+
+@dataclass
+class Project:
+    repo: Path
+    framework: str
+
+    @property
+    def agent(self) -> Path:
+        return self.repo / ".agent"
+
+    @property
+    def snapshot(self) -> Path:
+        return self.agent / "memory" / "snapshot.md"
+
+    def log(self) -> list[str]:
+        path = self.agent / "log" / "memory.log"
+        return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+    def log_matching(self, hook: str, needle: str) -> list[str]:
+        return [ln for ln in self.log() if f"] {hook}: " in ln and needle in ln]
+
+    def make_stale(self, minutes: int = 30) -> None:
+        """Age the snapshot past stale_minutes (default 10) so post_edit reminds."""
+        past = time.time() - minutes * 60
+        os.utime(self.snapshot, (past, past))
+
+    def set_config(self, **values: int) -> None:
+        path = self.agent / "config.yaml"
+        doc = path.read_text(encoding="utf-8")
+        for key, val in values.items():
+            doc, n = re.subn(rf"(?m)^{key}:.*$", f"{key}: {val}", doc)
+            assert n == 1, f"{key} not found in .agent/config.yaml:\n{doc}"
+        path.write_text(doc, encoding="utf-8")
+
+    def run_hook(self, hook: str, payload: dict) -> subprocess.CompletedProcess[str]:
+        """Run a rendered hook the way the framework's registration does."""
+        return subprocess.run(
+            ["bash", str(self.agent / "hooks" / f"{hook}.sh"), self.framework],
+            input=json.dumps(payload), cwd=self.repo, capture_output=True, text=True,
+            timeout=30, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                             "HOME": str(self.repo.parent / "home")})
+
+
+def _commands(doc: dict, event: str) -> list[str]:
+    return [h.get("command", "") for group in doc.get("hooks", {}).get(event, []) or []
+            for h in group.get("hooks", []) or []]
+
+
+def install(sandbox: C.Sandbox, framework: str) -> Project:
+    """`agenthooks install --yes --framework X` in the sandbox repo, then known memory."""
+    proc = subprocess.run([sys.executable, "-m", "agenthooks", "install", "--yes",
+                           "--framework", framework, str(sandbox.repo)],
+                          cwd=sandbox.repo, capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, f"install failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    reg_path, wanted = REGISTRATIONS[framework]
+    reg = sandbox.repo / reg_path
+    assert reg.is_file(), (f"`agenthooks install --framework {framework}` wrote no {reg_path}"
+                           f" (agenthooks/frameworks/ has no wiring for it?):\n{proc.stdout}")
+    doc = json.loads(reg.read_text())
+    for event, hook in wanted:
+        assert any(f"{hook}.sh" in cmd for cmd in _commands(doc, event)), (
+            f"{reg_path}: {event} does not run .agent/hooks/{hook}.sh:\n{reg.read_text()}")
+    for hook in ("pre_task", "post_edit", "on_compact"):
+        assert (sandbox.repo / ".agent" / "hooks" / f"{hook}.sh").is_file()
+    project = Project(sandbox.repo, framework)
+    (project.agent / "memory" / "tattoo.md").write_text(TATTOO, encoding="utf-8")
+    project.snapshot.write_text(SNAPSHOT, encoding="utf-8")
+    return project
+
+
+# --------------------------------------------------------------------------
+# Assertions on what reached the model
+
+
+def ok(proc: subprocess.CompletedProcess[str], mock: MockAPI) -> None:
+    assert proc.returncode == 0, C.describe(proc, mock)
+    assert mock.errors == [], C.describe(proc, mock)
+
+
+def has_memory(req: Request | None) -> bool:
+    return req is not None and all(s in req for s in (BEGIN, RULE, PROGRESS))
+
+
+def assert_memory(req: Request | None, what: str) -> None:
+    assert req is not None, f"no {what}"
+    missing = [s for s in (BEGIN, RULE, PROGRESS) if s not in req]
+    assert not missing, f"{what} lacks {missing}:\n{req.json_text[:6000]}"
+
+
+def assert_offline(mock: MockAPI) -> None:
+    assert mock.refused == [], f"requests tried to leave loopback: {mock.refused}"
+    assert mock.errors == [], mock.errors
+
+
+def assert_reminded_once(project: Project, mock: MockAPI, dialect: str) -> None:
+    """(b): the reminder is in the request after the first tool result, and once only."""
+    first = mock.request_after_tool(dialect, 0)
+    second = mock.request_after_tool(dialect, 1)
+    assert first is not None and second is not None, [
+        (r.index, r.kind, r.reply and r.reply.kind) for r in mock.requests]
+    assert REMIND in first, f"no post_edit reminder after the first edit:\n{first.json_text[-6000:]}"
+    last = mock.main_requests(dialect)[-1]
+    # Later requests replay the history: a second reminder would show up twice.
+    assert last.json_text.count(REMIND) == 1, last.json_text[-6000:]
+    assert len(project.log_matching("post_edit", "reminded the agent")) == 1, project.log()
+
+
+# --------------------------------------------------------------------------
+# Claude Code
+
+
+def claude(sandbox: C.Sandbox, mock: MockAPI, clis: C.CLIs, prompt: str,
+           sid: str | None = None) -> subprocess.CompletedProcess[str]:
+    proc = C.run_claude(sandbox.repo, sandbox.home, mock, C.claude_prompt(prompt, resume=sid),
+                        clis=clis)
+    ok(proc, mock)
+    return proc
+
+
+def test_claude_memory_and_reminder(clis: C.CLIs, sandbox: C.Sandbox,
+                                    mock_api: MockAPI) -> None:
+    project = install(sandbox, "claude-code")
+    project.make_stale()
+    mock_api.script("claude", [write("app.py", "def get_user(uid):\n    return uid\n"),
+                               edit("app.py", "return uid", "return int(uid)"),
+                               text("Edited app.py.")])
+    claude(sandbox, mock_api, clis, "refactor get_user")
+
+    assert_memory(mock_api.main_requests("claude")[0], "first Claude request")  # (a)
+    assert_reminded_once(project, mock_api, "claude")  # (b)
+    assert (sandbox.repo / "app.py").read_text() == "def get_user(uid):\n    return int(uid)\n"
+    assert project.log_matching("pre_task", "memory loaded: tattoo=")
+    assert_offline(mock_api)  # (d)
+
+
+def test_claude_manual_compact_reloads_memory(clis: C.CLIs, sandbox: C.Sandbox,
+                                              mock_api: MockAPI) -> None:
+    project = install(sandbox, "claude-code")
+    mock_api.script("claude", [write("app.py", "x = 1\n"), text("Wrote app.py."),
+                               text("Second answer.")])
+    sid = C.session_id(claude(sandbox, mock_api, clis, "write app.py"))
+    claude(sandbox, mock_api, clis, "second question", sid)  # /compact needs two turns
+    claude(sandbox, mock_api, clis, "/compact", sid)
+    mock_api.script("claude", [text("Continuing.")])
+    claude(sandbox, mock_api, clis, "what next?", sid)
+
+    assert len(mock_api.summary_requests("claude")) == 1
+    after = mock_api.first_main_after_summary("claude")
+    assert after is not None and mock_api.summary_text in after
+    assert_memory(after, "first Claude request after /compact")  # (c)
+    assert project.log_matching("on_compact", "compaction announced by the host (PreCompact)")
+    assert project.log_matching(
+        "pre_task", "compaction detected (SessionStart source=compact); memory reloaded")
+    # SessionStart(compact) already reloaded: on_compact must not reload a second time.
+    assert not project.log_matching("on_compact", "compaction detected"), project.log()
+    assert COMPACTED in after and RELOADED not in after, after.json_text[-6000:]
+    assert_offline(mock_api)  # (d)
+
+
+def test_claude_context_drop_from_transcript(clis: C.CLIs, sandbox: C.Sandbox,
+                                             mock_api: MockAPI) -> None:
+    """on_compact reads the latest usage from the transcript Claude Code wrote."""
+    project = install(sandbox, "claude-code")
+    mock_api.script("claude", [text("Big context.", input_tokens=120_000),
+                               text("Small context.", input_tokens=3_000),
+                               text("After the drop.")])
+    sid = C.session_id(claude(sandbox, mock_api, clis, "first question"))
+    # Prompt 2: the transcript's latest usage is 120000 (the baseline).
+    claude(sandbox, mock_api, clis, "second question", sid)
+    assert not project.log_matching("on_compact", "compaction detected"), project.log()
+    # Prompt 3: the latest usage is now 3000, a drop of more than drop_percent (40).
+    claude(sandbox, mock_api, clis, "third question", sid)
+
+    assert project.log_matching(
+        "on_compact", "compaction detected (context length dropped 120000 -> 3000)"), project.log()
+    last = mock_api.main_requests("claude")[-1]
+    assert RELOADED in last
+    assert_memory(last, "Claude request after the drop")
+    assert_offline(mock_api)
+
+
+# --------------------------------------------------------------------------
+# Codex
+
+
+def codex(sandbox: C.Sandbox, mock: MockAPI, clis: C.CLIs, args: list[str],
+          **config: object) -> subprocess.CompletedProcess[str]:
+    proc = C.run_codex(sandbox.repo, sandbox.home, mock, args, clis=clis, **config)
+    ok(proc, mock)
+    return proc
+
+
+def test_codex_memory_and_reminder(clis: C.CLIs, sandbox: C.Sandbox,
+                                   mock_api: MockAPI) -> None:
+    project = install(sandbox, "codex")
+    project.make_stale()
+    mock_api.script("codex", [write("app.py", "def get_user(uid):\n    return uid\n"),
+                              edit("app.py", "return uid", "return int(uid)"),
+                              text("Edited app.py.")])
+    codex(sandbox, mock_api, clis, ["refactor get_user"])
+
+    assert_memory(mock_api.main_requests("codex")[0], "first Codex request")  # (a)
+    assert_reminded_once(project, mock_api, "codex")  # (b)
+    assert (sandbox.repo / "app.py").read_text() == "def get_user(uid):\n    return int(uid)\n"
+    assert project.log_matching("pre_task", "memory loaded: tattoo=")
+    assert_offline(mock_api)  # (d)
+
+
+def test_codex_auto_compact_reloads_memory(clis: C.CLIs, sandbox: C.Sandbox,
+                                           mock_api: MockAPI) -> None:
+    project = install(sandbox, "codex")
+    # A huge reported usage after the first tool call crosses the auto-compact limit.
+    mock_api.script("codex", [write("app.py", "x = 1\n", input_tokens=900_000),
+                              edit("app.py", "x = 1", "x = 2"), text("Edited.")])
+    codex(sandbox, mock_api, clis, ["write app.py"], auto_compact_token_limit=5000)
+
+    assert len(mock_api.summary_requests("codex")) == 1
+    after = mock_api.first_main_after_summary("codex")
+    assert after is not None and mock_api.summary_text in after
+    assert_memory(after, "first Codex request after auto-compaction")  # (c)
+    assert (sandbox.repo / "app.py").read_text() == "x = 2\n"
+    assert project.log_matching("on_compact", "compaction announced by the host (PreCompact)")
+    assert project.log_matching(
+        "pre_task", "compaction detected (SessionStart source=compact); memory reloaded")
+    assert_offline(mock_api)  # (d)
+
+
+def test_codex_context_drop_from_transcript(clis: C.CLIs, sandbox: C.Sandbox,
+                                            mock_api: MockAPI) -> None:
+    """on_compact reads last_token_usage from the rollout file Codex wrote."""
+    project = install(sandbox, "codex")
+    mock_api.script("codex", [text("Big context.", input_tokens=120_000),
+                              text("Small context.", input_tokens=3_000),
+                              text("After the drop.")])
+    first = codex(sandbox, mock_api, clis, ["first question"],
+                  auto_compact_token_limit=10_000_000)
+    sid = C.session_id(first)
+    codex(sandbox, mock_api, clis, ["resume", sid, "second question"])
+    assert not project.log_matching("on_compact", "compaction detected"), project.log()
+    codex(sandbox, mock_api, clis, ["resume", sid, "third question"])
+
+    assert project.log_matching(
+        "on_compact", "compaction detected (context length dropped 120000 -> 3000)"), project.log()
+    last = mock_api.main_requests("codex")[-1]
+    assert RELOADED in last
+    assert_memory(last, "Codex request after the drop")
+    assert_offline(mock_api)
+
+
+# --------------------------------------------------------------------------
+# Gemini CLI
+
+
+def gemini(sandbox: C.Sandbox, mock: MockAPI, clis: C.CLIs, prompt: str,
+           sid: str | None = None) -> subprocess.CompletedProcess[str]:
+    proc = C.run_gemini(sandbox.repo, sandbox.home, mock, C.gemini_prompt(prompt, resume=sid),
+                        clis=clis)
+    ok(proc, mock)
+    return proc
+
+
+def test_gemini_memory_and_reminder(clis: C.CLIs, sandbox: C.Sandbox,
+                                    mock_api: MockAPI) -> None:
+    project = install(sandbox, "gemini-cli")
+    project.make_stale()
+    C.setup_gemini_home(sandbox.home)
+    mock_api.script("gemini", [write("app.py", "def get_user(uid):\n    return uid\n"),
+                               edit("app.py", "return uid", "return int(uid)"),
+                               text("Edited app.py.")])
+    gemini(sandbox, mock_api, clis, "refactor get_user")
+
+    assert_memory(mock_api.main_requests("gemini")[0], "first Gemini request")  # (a)
+    assert_reminded_once(project, mock_api, "gemini")  # (b)
+    assert (sandbox.repo / "app.py").read_text() == "def get_user(uid):\n    return int(uid)\n"
+    assert project.log_matching("pre_task", "memory loaded: tattoo=")
+    assert_offline(mock_api)  # (d)
+
+
+def test_gemini_compression_reloads_memory(clis: C.CLIs, sandbox: C.Sandbox,
+                                           mock_api: MockAPI) -> None:
+    """Gemini CLI 0.61 has no post-compression event: SessionStart has no "compact"
+    source and PreCompress fires before every request (compressing or not), and its
+    output never reaches the model.  What agenthooks can do is reload from the
+    per-prompt hook (BeforeAgent -> on_compact), whose context is part of the new user
+    message and so survives the compression of the history before it.  The reliable
+    signal on that path is the periodic reload (reload_turns: 1 = every prompt): the
+    compression happens after BeforeAgent has run, so no signal of *this* turn's
+    compression can exist yet when the hook runs."""
+    project = install(sandbox, "gemini-cli")
+    project.set_config(reload_turns=1)
+    # One turn never compresses (no split point); the resumed turn does.
+    C.setup_gemini_home(sandbox.home, compression_threshold=0.0001)
+    mock_api.script("gemini", [write("app.py", "x = 1\n"), text("Wrote it."),
+                               text("Second answer.")])
+    sid = C.session_id(gemini(sandbox, mock_api, clis, "write app.py"))
+    assert mock_api.summary_requests("gemini") == []
+    gemini(sandbox, mock_api, clis, "second question", sid)
+
+    assert mock_api.summary_requests("gemini"), "Gemini did not compress the resumed turn"
+    after = mock_api.first_main_after_summary("gemini")
+    assert after is not None and mock_api.summary_text in after
+    assert_memory(after, "first Gemini request after compression")  # (c)
+    # The on_compact (BeforeAgent) copy, with its notice, is in that request.
+    assert RELOADED in after, after.json_text[-6000:]
+    assert project.log_matching("on_compact", "compaction detected (periodic reload after 1 prompts)")
+    assert_offline(mock_api)  # (d)
+
+
+def test_gemini_compression_seen_in_transcript_next_prompt(clis: C.CLIs, sandbox: C.Sandbox,
+                                                           mock_api: MockAPI) -> None:
+    """Without the periodic reload, the transcript-derived signal is what Gemini CLI
+    allows: the compressed history is recorded in the chat file (a record holding the
+    <state_snapshot> summary), so the BeforeAgent hook of the *next* prompt detects the
+    compaction and reloads.  The compressing turn itself gets no on_compact reload
+    (its BeforeAgent ran before the compression): that gap is the reason for
+    reload_turns."""
+    project = install(sandbox, "gemini-cli")
+    C.setup_gemini_home(sandbox.home, compression_threshold=0.0001)
+    mock_api.script("gemini", [write("app.py", "x = 1\n"), text("Wrote it."),
+                               text("Second answer."), text("Third answer.")])
+    sid = C.session_id(gemini(sandbox, mock_api, clis, "write app.py"))
+    gemini(sandbox, mock_api, clis, "second question", sid)
+    assert mock_api.summary_requests("gemini"), "Gemini did not compress the resumed turn"
+    assert not project.log_matching("on_compact", "compaction detected"), project.log()
+    gemini(sandbox, mock_api, clis, "third question", sid)
+
+    assert project.log_matching(
+        "on_compact", "compaction detected (a compaction record in the transcript)"), project.log()
+    last = mock_api.main_requests("gemini")[-1]
+    assert RELOADED in last, last.json_text[-6000:]
+    assert_memory(last, "Gemini request of the prompt after the compression")
+    assert_offline(mock_api)
