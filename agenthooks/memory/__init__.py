@@ -1,0 +1,1 @@
+"""Memory tools: inspect, lint, drill, archive and promote .agent/memory/."""

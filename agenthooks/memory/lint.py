@@ -1,0 +1,362 @@
+"""agenthooks lint: checks .agent/memory/ against the rules of the method.
+
+R1 tattoo size and one rule a line; R2/R13 snapshot sections and edit-log growth; R22
+contradictions between and within files (en and zh); secrets (agenthooks.redact, the
+patterns the hooks redact with). Findings read `path:line: level: message`."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from agenthooks import redact
+from agenthooks.memory import parse
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    level: str  # error | warning
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.level}: {self.message}"
+
+
+# --- R1: tattoo -------------------------------------------------------------------------
+
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)、]|[（(]?\d+[)）])\s*(?:\[[ xX]\]\s*)?")
+
+
+def check_tattoo(mf: parse.MemFile, max_lines: int, max_rules: int, level: str) -> list[Finding]:
+    out: list[Finding] = []
+    if not mf.exists:
+        return out
+    if len(mf.raw) > max_lines:
+        out.append(Finding(mf.label, max_lines + 1, level,
+                           f"tattoo has {len(mf.raw)} lines, over the limit of {max_lines} "
+                           "(lint_max_tattoo_lines): past ~200 lines rules stop being followed (R1)"))
+    rules = parse.rules(mf)
+    if len(rules) > max_rules:
+        out.append(Finding(mf.label, rules[max_rules].no, level,
+                           f"{len(rules)} rules, over the limit of {max_rules} (lint_max_rules): "
+                           "keep only rules whose violation means a rollback, 3-5 per dimension (R1)"))
+    prev: parse.Line | None = None
+    infence = False
+    for ln in rules:
+        s = ln.text
+        if s.lstrip().startswith("```") or s.lstrip().startswith("~~~"):
+            if not infence:
+                out.append(Finding(mf.label, ln.no, level,
+                                   "code block in tattoo: write each rule as one line (R1)"))
+            infence = not infence
+            prev = ln
+            continue
+        if infence:
+            continue
+        if prev is not None and re.match(r"^[ \t]+\S", s) and not re.match(r"^#", prev.text):
+            out.append(Finding(mf.label, ln.no, level,
+                               f"continues the rule on line {prev.no}: one rule, one line (R1)"))
+            continue
+        if s.rstrip().endswith("\\"):
+            out.append(Finding(mf.label, ln.no, level,
+                               "rule ends with '\\' and runs on: one rule, one line (R1)"))
+        elif len(s) > 400:
+            out.append(Finding(mf.label, ln.no, "warning",
+                               f"rule is {len(s)} characters long: one short imperative line (R1)"))
+        prev = ln
+    return out
+
+
+# --- R2, R13: snapshot ------------------------------------------------------------------
+
+_EDIT_LOG = [re.compile(p, re.I) for p in (
+    r"\b(edit|chang|modif|updat|fix|add|remov|delet|renam|tweak|replac|touch|refactor)\w*\b.{0,40}?\blines?\s+\d+",
+    r"\blines?\s+\d+\s*(-|–|to|\.\.)\s*\d+",
+    r"\bL\d+(-L?\d+)?\b",
+    r"(^|[\s(`'\"])[\w./-]+\.[A-Za-z][A-Za-z0-9]{0,5}:\d+",
+    r"(^|\s)[+-]\d+\s+lines?\b|\+\d+\s*/\s*-\d+|\b\d+\s+(insertions?|deletions?)\b"
+    r"|\b\d+\s+lines?\s+(added|removed|changed|deleted|edited)\b",
+    r"^\s*(?:[-*+]\s*)?(?:\[[ xX]\]\s*)?(edited|changed|modified|updated|tweaked|touched|"
+    r"renamed|replaced|removed|deleted|added)\s",
+    r"^(@@ -\d+|diff --git |(\+\+\+|---) [ab]/|index [0-9a-f]{7,}\.\.)",
+    r"第\s*\d+\s*(-|到|至)?\s*\d*\s*行",
+    r"^\s*(?:[-*+]\s*)?(?:\[[ xX]\]\s*)?(修改|改动|编辑|更新|改|删除|新增|增加|替换)了",
+    r"(增加|删除|新增|修改|改动|删掉)了?\s*\d+\s*行",
+)]
+
+
+def is_edit_log(s: str) -> bool:
+    return any(rx.search(s) for rx in _EDIT_LOG)
+
+
+def check_snapshot(mf: parse.MemFile, lang: str) -> list[Finding]:
+    out: list[Finding] = []
+    if not mf.exists:
+        out.append(Finding(mf.label, 1, "warning",
+                           "missing: pre_task creates it from the template on the next run"))
+        return out
+    secs = parse.sections(mf)
+    have = {s.key for s in secs}
+    titles = parse.SECTION_TITLES[lang]
+    for key in parse.SECTION_KEYS:
+        if key not in have:
+            want = " / ".join(t[key] for t in parse.SECTION_TITLES.values())
+            out.append(Finding(mf.label, 1, "error",
+                               f"missing section '## {titles[key]}' ({want}); the snapshot needs "
+                               "Goal, Done, In progress, Todo, Key decisions (R2)"))
+    items = [ln for s in secs for ln in s.items]
+    raw_diff = [parse.Line(i, s) for i, s in enumerate(mf.raw, 1)
+                if re.match(r"^(@@ -\d+|diff --git |(\+\+\+|---) [ab]/)", s)]
+    flagged = sorted({ln.no for ln in items if is_edit_log(ln.text)} | {ln.no for ln in raw_diff})
+    total = max(len(items), 1)
+    if len(flagged) >= 5 or (len(flagged) >= 3 and len(flagged) * 2 >= total):
+        shown = ", ".join(str(n) for n in flagged[:8]) + (", ..." if len(flagged) > 8 else "")
+        out.append(Finding(mf.label, flagged[0], "error",
+                           f"snapshot reads like an edit log: {len(flagged)} of {len(items)} items "
+                           f"record single edits, line numbers or diffs (lines {shown}); keep it a "
+                           "progress board: one item per step, not per edit (R2, R13)"))
+    if len(items) > 80:
+        out.append(Finding(mf.label, items[80].no, "warning",
+                           f"snapshot has {len(items)} items: summarise, or archive finished work "
+                           "with 'agenthooks archive' (R24)"))
+    return out
+
+
+# --- R22: contradictions ----------------------------------------------------------------
+
+_CLAUSE_SPLIT = re.compile(r"[,;.!?，；。！？、]|\s+but\s+|\s+and\s+(?=never|not|don|no\b)|但是?|而不是(?=.)")
+_NEG_EN = r"(?:never|don'?t|do\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t|may\s+not|cannot|can'?t|avoid|stop|no\s+longer|forbid(?:den)?|ban(?:ned)?)"
+_VERBS_EN = {
+    "use": "use", "using": "use", "prefer": "use", "adopt": "use", "add": "add", "introduce": "add",
+    "write": "write", "call": "call", "commit": "commit", "push": "push", "run": "run",
+    "import": "import", "return": "return", "mock": "mock", "edit": "edit", "modify": "edit",
+    "touch": "edit", "put": "add", "log": "log", "catch": "catch", "raise": "raise", "throw": "raise",
+}
+_VERBS_ZH = {
+    "使用": "use", "采用": "use", "改用": "use", "用": "use", "引入": "add", "添加": "add",
+    "加": "add", "写": "write", "调用": "call", "提交": "commit", "推送": "push", "运行": "run",
+    "导入": "import", "返回": "return", "修改": "edit", "改": "edit", "抛出": "raise", "捕获": "catch",
+}
+_VZH = "|".join(sorted(_VERBS_ZH, key=len, reverse=True))
+_VEN = "|".join(_VERBS_EN)
+_NEG_ZH = r"(?:禁止|不要|不得|不准|不许|严禁|切勿|避免|不能|不可|别|勿|不再|不用)"
+_STOP = {"the", "a", "an", "all", "only", "always", "ever", "for", "to", "in", "of", "on",
+         "with", "your", "our", "this", "that", "these", "those", "it", "them", "please", "directly"}
+_SYN = {"制表符": "tab", "tabs": "tab", "tab键": "tab", "空格": "space", "spaces": "space"}
+
+
+def _norm(s: str) -> str:
+    return unicodedata.normalize("NFKC", s).casefold()
+
+
+def _subject(text: str) -> str:
+    text = _norm(text)
+    text = re.sub(r"[`'\"“”‘’()\[\]{}<>（）【】《》「」]", " ", text)
+    words = []
+    for w in re.findall(r"[a-z0-9_+#./-]+|[\u3400-\u9fff]+", text):
+        w = w.strip("./-")
+        if not w or w in _STOP:
+            continue
+        w = _SYN.get(w, w)
+        if re.fullmatch(r"[a-z]{4,}s", w) and not w.endswith("ss"):
+            w = w[:-1]
+        words.append(w)
+    return " ".join(words[:6])
+
+
+@dataclass(frozen=True)
+class Claim:
+    kind: str  # "do:VERB:SUBJECT" | "indent"
+    positive: bool
+    value: str  # for indent: tab | space | width:N
+    where: tuple[str, int]
+    text: str
+    weight: str  # error | warning: how strongly this file binds
+
+
+def _clauses(s: str) -> list[str]:
+    s = _BULLET.sub("", s, count=1)
+    return [c.strip() for c in _CLAUSE_SPLIT.split(s) if c and c.strip()]
+
+
+def _directives(clause: str) -> list[tuple[bool, str, str]]:
+    c = _norm(clause)
+    out = []
+    m = re.search(rf"\b{_NEG_EN}\s+(?:(?:ever|any)\s+)?(?:({_VEN})\s+)?(.+)", c)
+    if m:
+        out.append((False, _VERBS_EN.get(m.group(1) or "use", "use"), m.group(2)))
+    else:
+        m = re.match(r"^(?:no|without)\s+(.+)", c) or re.match(
+            r"^(.+?)\s+(?:is|are)\s+(?:forbidden|banned|not allowed|prohibited)\b", c)
+        if m:
+            out.append((False, "use", m.group(1)))
+        else:
+            m = re.match(rf"^(?:(?:always|must|should|please|only)\s+)*({_VEN})\s+(.+)", c) or \
+                re.search(rf"\b(?:always|must|should)\s+({_VEN})\s+(.+)", c)
+            if m:
+                out.append((True, _VERBS_EN[m.group(1)], m.group(2)))
+    if re.search(r"[\u3400-\u9fff]", c):
+        m = re.search(rf"{_NEG_ZH}\s*({_VZH})?\s*(.+)", c)
+        if m:
+            out.append((False, _VERBS_ZH.get(m.group(1) or "使用", "use"), m.group(2)))
+        else:
+            m = re.match(rf"^(?:必须|务必|一律|总是|始终|统一|请|只|仅)?\s*({_VZH})\s*(.+)", c) or \
+                re.search(rf"(?:必须|务必|一律|总是|始终|统一)\s*({_VZH})\s*(.+)", c)
+            if m:
+                out.append((True, _VERBS_ZH[m.group(1)], m.group(2)))
+    return [(pos, verb, _subject(obj)) for pos, verb, obj in out if _subject(obj)]
+
+
+_TAB = re.compile(r"\btabs?\b|制表符|tab\s*键|\\t")
+_SPACE = re.compile(r"\bspaces?\b|空格")
+_WIDTH = re.compile(r"(\d{1,2})\s*(?:-|个|格)?\s*(?:spaces?|空格|格缩进)"
+                    r"|indent(?:ation|ed|s)?\s*(?:width|size|level)?\s*(?:of|=|:|is|to|by|with|at)?\s*(\d{1,2})\b"
+                    r"|缩进\s*(?:为|是|用|使用)?\s*(\d{1,2})")
+_NEG_BEFORE = re.compile(r"\b(never|no|not|don'?t|avoid|without|instead\s+of|rather\s+than|"
+                         r"forbid\w*|ban\w*)\b|禁止|不要|不用|不得|不准|严禁|别|勿|而不是|不是|避免")
+_INDENT_CTX = re.compile(r"indent|缩进|\btabs?\b|制表符")
+
+
+def _indent_claims(clause: str, line_text: str) -> list[tuple[bool, str]]:
+    c = _norm(clause)
+    out = []
+    for rx, value in ((_TAB, "tab"), (_SPACE, "space")):
+        m = rx.search(c)
+        if not m:
+            continue
+        if value == "space" and not (_INDENT_CTX.search(_norm(line_text)) or _WIDTH.search(c)):
+            continue
+        neg = bool(_NEG_BEFORE.search(c[: m.start()]))
+        out.append((not neg, value))
+    m = _WIDTH.search(c)
+    if m and not _NEG_BEFORE.search(c[: m.start()]):
+        n = next(g for g in m.groups() if g)
+        if 1 <= int(n) <= 16:
+            out.append((True, f"width:{int(n)}"))
+    return out
+
+
+def claims(label: str, lines: Iterable[parse.Line], weight: str) -> list[Claim]:
+    out = []
+    for ln in lines:
+        if redact.find_secrets(ln.text):
+            continue
+        for clause in _clauses(ln.text):
+            for pos, verb, subj in _directives(clause):
+                out.append(Claim(f"do:{verb}", pos, subj, (label, ln.no), clause, weight))
+            for pos, value in _indent_claims(clause, ln.text):
+                out.append(Claim("indent", pos, value, (label, ln.no), clause, weight))
+    return out
+
+
+def _same_subject(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < 2 or not long_.startswith(short):
+        return False
+    nxt = long_[len(short)]
+    return nxt == " " or "\u3400" <= nxt <= "\u9fff"
+
+
+def _conflict(a: Claim, b: Claim) -> bool:
+    if a.kind != b.kind:
+        return False
+    if a.kind == "indent":
+        va, vb = a.value, b.value
+        if va.startswith("width:") and vb.startswith("width:"):
+            return a.positive and b.positive and va != vb
+        if va.startswith("width:") or vb.startswith("width:"):
+            other = vb if va.startswith("width:") else va
+            pos = b.positive if va.startswith("width:") else a.positive
+            return other == "tab" and pos and a.positive and b.positive
+        if va == vb:
+            return a.positive != b.positive
+        return a.positive and b.positive  # tabs and spaces both required
+    return a.positive != b.positive and _same_subject(a.value, b.value)
+
+
+def check_contradictions(groups: list[list[Claim]]) -> list[Finding]:
+    allc = [c for g in groups for c in g]
+    out: list[Finding] = []
+    seen: set[tuple[tuple[str, int], tuple[str, int]]] = set()
+    for i, a in enumerate(allc):
+        for b in allc[i + 1:]:
+            if a.where == b.where or not _conflict(a, b):
+                continue
+            key = (a.where, b.where)
+            if key in seen:
+                continue
+            seen.add(key)
+            level = "error" if a.weight == b.weight == "error" else "warning"
+            where = f"{a.where[0]}:{a.where[1]}"
+            out.append(Finding(b.where[0], b.where[1], level,
+                               f"contradicts {where}: '{b.text}' vs '{a.text}'; memory files must "
+                               "agree, fix one of them (R22)"))
+    return out
+
+
+# --- secrets ----------------------------------------------------------------------------
+
+def check_secrets(mf: parse.MemFile, level: str = "error") -> list[Finding]:
+    out = []
+    for i, s in enumerate(mf.raw, 1):
+        names = redact.find_secrets(s)
+        if names:
+            out.append(Finding(mf.label, i, level,
+                               f"looks like a secret ({', '.join(names)}): the hooks redact this "
+                               "line; remove it and rotate the secret"))
+    return out
+
+
+# --- run --------------------------------------------------------------------------------
+
+def lint(repo: parse.Repo) -> list[Finding]:
+    cfg = repo.config()
+    max_lines = int(cfg["lint_max_tattoo_lines"])  # type: ignore[call-overload]
+    max_rules = int(cfg["lint_max_rules"])  # type: ignore[call-overload]
+    tat, snap, notes = repo.file("tattoo"), repo.file("snapshot"), repo.file("notes")
+    user = repo.user_tattoo()
+    found: list[Finding] = []
+    if not tat.exists:
+        found.append(Finding(tat.label, 1, "warning",
+                             "missing: pre_task creates it from the template on the next run"))
+    found += check_tattoo(tat, max_lines, max_rules, "error")
+    if user is not None:
+        found += check_tattoo(user, max_lines, max_rules, "warning")
+    found += check_snapshot(snap, repo.lang)
+    groups = []
+    if user is not None:
+        groups.append(claims(user.label, parse.rules(user), "warning"))
+    groups.append(claims(tat.label, parse.rules(tat), "error"))
+    groups.append(claims(snap.label, [ln for s in parse.sections(snap) if s.key != "done"
+                                      for ln in s.items], "error"))
+    groups.append(claims(notes.label, parse.notes(notes), "warning"))
+    found += check_contradictions(groups)
+    for mf in (tat, snap, notes):
+        found += check_secrets(mf)
+    if user is not None:
+        found += check_secrets(user, "warning")
+    for p in repo.archives():
+        found += check_secrets(parse.load_file(p, str(p.relative_to(repo.root))))
+    order = {".agent/memory/tattoo.md": 0, ".agent/memory/snapshot.md": 1,
+             ".agent/memory/notes.md": 2}
+    return sorted(set(found), key=lambda f: (order.get(f.path, 3), f.path, f.line, f.message))
+
+
+def run(dir_: Path | None, echo: Callable[[str], None], quiet: bool = False) -> int:
+    repo = parse.find_repo(dir_)
+    found = lint(repo)
+    errors = sum(f.level == "error" for f in found)
+    warnings = len(found) - errors
+    for f in found:
+        if not (quiet and f.level != "error"):
+            echo(str(f))
+    if found or not quiet:
+        echo(f"agenthooks lint: {errors} error(s), {warnings} warning(s)"
+             if found else "agenthooks lint: memory is clean")
+    return 1 if errors else 0

@@ -1,0 +1,276 @@
+"""Reading .agent/memory/ the way the hooks' awk does: same skips, same sections.
+
+Also the repo lookup, the config reader (same rules as the hooks: unknown keys and
+unreadable values fall back to defaults) and the hooks' token estimate."""
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agenthooks import config as config_mod
+from agenthooks.errors import UserError
+
+MEMORY_FILES = ("tattoo", "snapshot", "notes")
+SECTION_KEYS = ("goal", "done", "progress", "todo", "decisions")
+SECTION_TITLES = {
+    "en": {"goal": "Goal", "done": "Done", "progress": "In progress", "todo": "Todo",
+           "decisions": "Key decisions"},
+    "zh": {"goal": "目标", "done": "已完成", "progress": "进行中", "todo": "待办",
+           "decisions": "关键决策"},
+}
+
+# Tunables only the memory tools read; the hooks ignore keys they do not know.
+TOOL_DEFAULTS = {"lint_max_tattoo_lines": 200, "lint_max_rules": 20}
+TOOL_BOUNDS = {"lint_max_tattoo_lines": (1, 100000), "lint_max_rules": (1, 10000)}
+
+_SECTIONS = (
+    ("goal", re.compile(r"^(goals?|objective|目标|任务目标)$")),
+    ("progress", re.compile(r"^(in[ -]?progress|progress|doing|进行中)$")),
+    ("decisions", re.compile(r"^((key )?decisions|关键决策)$")),
+    ("done", re.compile(r"^(done|completed|已完成)$")),
+    ("todo", re.compile(r"^(todo|to[ -]do|next|待办)$")),
+)
+
+
+def section_key(title: str) -> str:
+    t = title.lower().rstrip(" \t\r")
+    t = re.sub(r"(:|：)$", "", t)
+    for key, rx in _SECTIONS:
+        if rx.match(t):
+            return key
+    return "other"
+
+
+@dataclass
+class Line:
+    no: int
+    text: str
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    line: int
+    items: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class MemFile:
+    path: Path
+    label: str  # how findings name it: .agent/memory/tattoo.md, ~/.agent/memory/tattoo.md
+    exists: bool = False
+    raw: list[str] = field(default_factory=list)  # every physical line, without newlines
+
+
+def read_lines(path: Path) -> list[str]:
+    data = path.read_bytes()
+    text = data.decode("utf-8", errors="replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def load_file(path: Path, label: str) -> MemFile:
+    mf = MemFile(path, label)
+    if path.is_file():
+        try:
+            mf.raw = read_lines(path)
+            mf.exists = True
+        except OSError:
+            pass
+    return mf
+
+
+def content_lines(raw: list[str]) -> list[tuple[Line, bool]]:
+    """(line, is_content) for every line: blank lines and HTML comments are not content."""
+    out, incomment = [], False
+    for i, s in enumerate(raw, 1):
+        if incomment:
+            if "-->" in s:
+                incomment = False
+            out.append((Line(i, s), False))
+            continue
+        if not s.strip(" \t\r"):
+            out.append((Line(i, s), False))
+            continue
+        if re.match(r"^[ \t]*<!--", s):
+            if "-->" not in s:
+                incomment = True
+            out.append((Line(i, s), False))
+            continue
+        out.append((Line(i, s), True))
+    return out
+
+
+def rules(mf: MemFile) -> list[Line]:
+    """Tattoo rules: content lines that are not '# ' headings."""
+    return [ln for ln, ok in content_lines(mf.raw) if ok and not re.match(r"^#[ \t]", ln.text)]
+
+
+def sections(mf: MemFile) -> list[Section]:
+    out: list[Section] = []
+    cur: Section | None = None
+    for ln, ok in content_lines(mf.raw):
+        if not ok:
+            continue
+        m = re.match(r"^#{2,}[ \t]+(.*)$", ln.text)
+        if m:
+            cur = Section(section_key(m.group(1)), m.group(1).strip(), ln.no)
+            out.append(cur)
+            continue
+        if re.match(r"^#[ \t]", ln.text):
+            cur = None
+            continue
+        if cur is not None:
+            cur.items.append(ln)
+    return out
+
+
+def notes(mf: MemFile) -> list[Line]:
+    return [ln for ln, ok in content_lines(mf.raw) if ok and not ln.text.startswith("#")]
+
+
+@dataclass
+class Repo:
+    root: Path
+    agent: Path
+    mem: Path
+    lang: str
+    frameworks: list[str]
+
+    def file(self, name: str) -> MemFile:
+        return load_file(self.mem / f"{name}.md", f".agent/memory/{name}.md")
+
+    def user_tattoo(self) -> MemFile | None:
+        home = os.environ.get("HOME")
+        if not home:
+            return None
+        p = Path(home) / ".agent" / "memory" / "tattoo.md"
+        try:
+            if p.resolve() == (self.mem / "tattoo.md").resolve():
+                return None
+        except OSError:
+            return None
+        mf = load_file(p, "~/.agent/memory/tattoo.md")
+        return mf if mf.exists else None
+
+    def archives(self) -> list[Path]:
+        d = self.mem / "archive"
+        return sorted(p for p in d.glob("*.md") if p.is_file()) if d.is_dir() else []
+
+    def hook(self, name: str) -> Path:
+        return self.agent / "hooks" / f"{name}.sh"
+
+    def config(self) -> dict[str, object]:
+        return read_config(self.agent / "config.yaml")
+
+    @property
+    def log(self) -> Path:
+        return self.agent / "log" / "memory.log"
+
+
+def find_repo(dir_: Path | None) -> Repo:
+    from agenthooks import install, manifest
+
+    root = install.target_dir(dir_)
+    agent = root / ".agent"
+    if not agent.is_dir():
+        raise UserError(f"no .agent/ in {root}", hint="run 'agenthooks install' first")
+    answers: dict = {}
+    try:
+        answers = manifest.load(root).get("answers", {})
+    except UserError:
+        pass
+    lang = answers.get("lang") if answers.get("lang") in SECTION_TITLES else None
+    if lang is None:
+        snap = load_file(agent / "memory" / "snapshot.md", "")
+        lang = "zh" if any(re.search(r"[\u4e00-\u9fff]", s) for s in snap.raw) else "en"
+    fws = answers.get("frameworks") if isinstance(answers.get("frameworks"), list) else []
+    return Repo(root, agent, agent / "memory", lang, list(fws))
+
+
+def read_config(path: Path) -> dict[str, object]:
+    """Defaults overridden by config.yaml lines, read as the hooks read them."""
+    out: dict[str, object] = {**config_mod.DEFAULTS, **TOOL_DEFAULTS}
+    bounds = {**config_mod.INT_BOUNDS, **TOOL_BOUNDS}
+    try:
+        raw = read_lines(path) if path.is_file() else []
+    except OSError:
+        raw = []
+    for line in raw:
+        m = re.match(r"^([a-z][^:]*):(.*)$", line)
+        if not m:
+            continue
+        key, val = m.group(1), m.group(2)
+        if " #" in val:
+            val = val.split(" #", 1)[0]
+        val = val.strip(" \t")
+        if len(val) >= 2 and val[0] == val[-1] and val[0] in "\"'":
+            val = val[1:-1]
+        if key in bounds:
+            v = val.replace(" ", "").replace("\t", "")
+            if v.isdigit() and v.isascii() and len(v) <= 9:
+                n = int(v)
+                lo, hi = bounds[key]
+                if lo <= n <= hi:
+                    out[key] = n
+        elif key == "summary_markers":
+            out[key] = val
+    return out
+
+
+def tokens(line: str) -> int:
+    """The hooks' estimate for one line: one token per 3- or 4-byte UTF-8 sequence
+    (CJK width), one per 4 other bytes, rounded as awk does."""
+    b = line.encode("utf-8", errors="replace")
+    if not any(c >= 0x80 for c in b):
+        return (len(b) + 4) // 4
+    w = sum(1 for c in b if 0xE0 <= c <= 0xF4)
+    cont = sum(1 for c in b if 0x80 <= c <= 0xBF)
+    return w + (len(b) - cont - w + 4) // 4
+
+
+def chars(line: str) -> int:
+    """Characters as hosts count them (UTF-16 units), plus the newline."""
+    return len(line.encode("utf-16-le")) // 2 + 1
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def log(repo: Repo, hook: str, message: str) -> None:
+    """One line in the hooks' format; a log that cannot be written is a warning."""
+    import sys
+
+    message = message.replace("\n", " ")
+    try:
+        repo.log.parent.mkdir(parents=True, exist_ok=True)
+        with open(repo.log, "a", encoding="utf-8") as fh:
+            fh.write(f"[{now()}] {hook}: {message}\n")
+    except OSError:
+        sys.stderr.write(f"agenthooks: {message} (log not writable)\n")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        try:
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        except OSError:
+            pass
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()

@@ -1,0 +1,181 @@
+"""agenthooks show: the block the agent would get now, printed by the real pre_task hook
+(`pre_task.sh --show`, which writes nothing), with its size per section; or, with --json,
+the memory as structure for programs."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from agenthooks import frameworks, messages, redact
+from agenthooks.errors import UserError
+from agenthooks.memory import parse
+
+BEGIN = "===== AGENT MEMORY BEGIN ====="
+END = "===== AGENT MEMORY END ====="
+
+
+def run_pre_task(repo: parse.Repo, *args: str, timeout: float = 60) -> bytes:
+    """stdout of `bash .agent/hooks/pre_task.sh ARGS </dev/null`, or a UserError."""
+    hook = repo.hook("pre_task")
+    if not hook.is_file():
+        raise UserError(f"{hook.relative_to(repo.root)}: missing",
+                        hint="run 'agenthooks install' to render the hooks")
+    try:
+        proc = subprocess.run(["bash", str(hook), *args], stdin=subprocess.DEVNULL,
+                              capture_output=True, cwd=repo.root, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise UserError(f"pre_task.sh {' '.join(args)} did not finish in {timeout:.0f}s") from None
+    except OSError as exc:
+        raise UserError(f"cannot run bash: {exc.strerror or exc}") from None
+    if proc.returncode != 0:
+        first = proc.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
+        raise UserError(f"pre_task.sh {' '.join(args)} failed (status {proc.returncode})"
+                        + (f": {first[0]}" if first else ""))
+    if proc.stderr:
+        sys.stderr.write(proc.stderr.decode("utf-8", "replace"))
+    return proc.stdout
+
+
+def _headings() -> list[tuple[str, re.Pattern[str]]]:
+    out = []
+    for lang in messages.LANGS:
+        m = messages.MESSAGES[lang]
+        out.append(("rules", re.compile(re.escape("## " + m["rules"]) + "$")))
+        out.append(("snapshot", re.compile(re.escape("## " + m["snapshot"]) + "$")))
+        notes = re.escape("## " + m["notes"]).replace("%d", r"\d+")
+        out.append(("notes", re.compile(notes + "$")))
+    return out
+
+
+def block_sections(block: str) -> list[dict[str, Any]]:
+    """Split a plain block into header, rules, snapshot, notes, footer with the hooks'
+    size estimate for each."""
+    lines = block.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    heads = _headings()
+    try:
+        foot = len(lines) - 1 - lines[::-1].index("---")
+    except ValueError:
+        foot = len(lines)
+    names: list[tuple[str, str]] = [("header", "header")]
+    per: list[list[str]] = [[]]
+    for i, line in enumerate(lines):
+        if i == foot:
+            names.append(("footer", "footer"))
+            per.append([])
+        elif i < foot:
+            for key, rx in heads:
+                if rx.match(line):
+                    names.append((key, line[3:]))
+                    per.append([])
+                    break
+        per[-1].append(line)
+    out = []
+    for (key, title), body in zip(names, per):
+        out.append({"section": key, "title": title, "lines": len(body),
+                    "chars": sum(parse.chars(s) for s in body),
+                    "tokens": sum(parse.tokens(s) for s in body)})
+    return out
+
+
+def stats_table(secs: list[dict[str, Any]], budget: int) -> list[str]:
+    width = max([len(s["title"]) for s in secs] + [len("total")])
+    width = min(width, 60)
+    rows = [f"{'section':<{width}}  {'lines':>5}  {'chars':>6}  {'~tokens':>7}"]
+    for s in secs:
+        title = s["title"] if len(s["title"]) <= width else s["title"][: width - 3] + "..."
+        rows.append(f"{title:<{width}}  {s['lines']:>5}  {s['chars']:>6}  {s['tokens']:>7}")
+    tl = sum(s["lines"] for s in secs)
+    tc = sum(s["chars"] for s in secs)
+    tt = sum(s["tokens"] for s in secs)
+    pct = tt * 100 // budget if budget else 0
+    rows.append(f"{'total':<{width}}  {tl:>5}  {tc:>6}  {tt:>7}  of budget {budget} ({pct}%)")
+    if tt > budget:
+        rows.append("over the budget: the hooks cut notes, then snapshot lines; rules are never cut")
+    return rows
+
+
+def _item(ln: parse.Line, label: str, lang: str) -> dict[str, Any]:
+    if redact.find_secrets(ln.text):
+        text = messages.MESSAGES[lang]["redacted"].replace("%s", f"{label}:{ln.no}")
+        return {"line": ln.no, "text": text, "redacted": True}
+    return {"line": ln.no, "text": ln.text.strip()}
+
+
+def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
+    """The memory as data (R29). Secret-looking lines are redacted here too."""
+    tat = repo.file("tattoo")
+    snap = repo.file("snapshot")
+    notes = repo.file("notes")
+    user = repo.user_tattoo()
+    cfg = repo.config()
+    lang = repo.lang
+    return {
+        "root": str(repo.root),
+        "lang": lang,
+        "budget_tokens": cfg["budget_tokens"],
+        "notes_count": cfg["notes_count"],
+        "rules": {
+            "user": [_item(ln, user.label, lang) for ln in parse.rules(user)] if user else [],
+            "project": [_item(ln, tat.label, lang) for ln in parse.rules(tat)],
+        },
+        "snapshot": {
+            "exists": snap.exists,
+            "sections": [
+                {"key": s.key, "title": s.title, "line": s.line,
+                 "items": [_item(ln, snap.label, lang) for ln in s.items]}
+                for s in parse.sections(snap)
+            ],
+        },
+        "notes": [_item(ln, notes.label, lang) for ln in parse.notes(notes)],
+        "archive": [
+            {"path": str(p.relative_to(repo.root)), "name": p.name, "bytes": p.stat().st_size}
+            for p in repo.archives()
+        ],
+        "block": None if block is None else {
+            "tokens": sum(parse.tokens(s) for s in block.rstrip("\n").split("\n")),
+            "chars": sum(parse.chars(s) for s in block.rstrip("\n").split("\n")),
+            "sections": block_sections(block),
+        },
+    }
+
+
+def run(dir_: Path | None, framework: str | None, as_json: bool,
+        out: Callable[[bytes], None] | None = None,
+        err: Callable[[str], None] | None = None) -> int:
+    out = out or (lambda b: (sys.stdout.buffer.write(b), sys.stdout.buffer.flush()))
+    err = err or (lambda s: sys.stderr.write(s + "\n"))
+    if framework is not None and framework not in frameworks.NAMES:
+        raise UserError(f"unknown framework {framework!r}",
+                        hint="one of: " + " ".join(frameworks.NAMES))
+    repo = parse.find_repo(dir_)
+    budget = int(repo.config()["budget_tokens"])  # type: ignore[call-overload]
+    if as_json:
+        block = None
+        if repo.hook("pre_task").is_file():
+            block = run_pre_task(repo, "--show", "generic").decode("utf-8", "replace")
+        data = structure(repo, block)
+        out((json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+        return 0
+    args = ["--show"] + ([framework] if framework else [])
+    shown = run_pre_task(repo, *args)
+    out(shown)
+    text = shown.decode("utf-8", "replace")
+    if not text.startswith(BEGIN):
+        # An envelope (JSON for the host): measure the plain block it carries.
+        text = run_pre_task(repo, "--show", "generic").decode("utf-8", "replace")
+    if not text.startswith(BEGIN):
+        return 0  # the hook printed its one-line warning instead of a block
+    fw = framework or os.environ.get("AGENTHOOKS_FRAMEWORK") or "generic"
+    if repo.frameworks and fw not in repo.frameworks and fw != "generic":
+        err(f"note: {fw} is not among the installed frameworks "
+            f"({', '.join(repo.frameworks)}); the hook printed its plain form")
+    for row in stats_table(block_sections(text), budget):
+        err(row)
+    return 0
