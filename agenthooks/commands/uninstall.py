@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("uninstall")
+    def uninstall_cmd(
+        dir_: Annotated[Optional[Path], typer.Argument(
+            metavar="[DIR]", help="Repo to uninstall from (default: git top level, else .)")] = None,
+        purge: Annotated[bool, typer.Option("--purge",
+            help="Also delete .agent/ itself: memory, config and log.")] = False,
+        yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before --purge.")] = False,
+        dry_run: Annotated[bool, typer.Option("--dry-run",
+            help="Print what would be removed; write nothing.")] = False,
+    ) -> int:
+        """Remove our registrations and pristine generated files; keep memory and your edits."""
+        from agenthooks import uninstall
+
+        confirm = None
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            def confirm(message: str) -> bool:  # type: ignore[misc]
+                import questionary
+
+                return bool(questionary.confirm(message, default=False).unsafe_ask())
+
+        return uninstall.run(dir_, purge=purge, yes=yes, dry_run=dry_run, confirm=confirm,
+                             echo=typer.echo)

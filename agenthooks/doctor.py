@@ -1,0 +1,258 @@
+"""agenthooks doctor: is this install healthy? Reads only; writes nothing in the repo.
+
+Each check is ok, warn (worth knowing, still healthy) or fail (exit 1)."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from agenthooks import __version__, config, frameworks, manifest, render, upgrade
+from agenthooks.errors import UserError
+
+HOOK_REF = re.compile(r"\.agent/hooks/([A-Za-z0-9_.-]+\.sh)")
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str  # ok | warn | fail
+    message: str
+
+
+def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
+    out = []
+    for hook in render.HOOKS:
+        rel = f".agent/hooks/{hook}.sh"
+        path = root / rel
+        rec = files.get(rel)
+        name = f"hook {hook}.sh"
+        if not path.is_file():
+            if rec is not None:
+                out.append(Check(name, "fail", f"{rel} is missing (deleted): run agenthooks "
+                                 f"install --restore {rel}"))
+            else:
+                out.append(Check(name, "fail", f"{rel} is missing: run agenthooks install"))
+            continue
+        data = path.read_bytes()
+        if not os.access(path, os.X_OK):
+            out.append(Check(name, "fail", f"{rel} is not executable: chmod +x {rel}"))
+            continue
+        if upgrade.MARKER in data:
+            out.append(Check(name, "fail", f"{rel} has unresolved conflict markers: resolve them"))
+            continue
+        side = path.with_name(path.name + upgrade.NEW_SUFFIX)
+        if side.exists():
+            out.append(Check(name, "fail", f"{side.name} waits to be merged into {rel}: merge "
+                             "it by hand, then delete it"))
+            continue
+        if not upgrade.is_ours(data):
+            out.append(Check(name, "fail", f"{rel} is not an agenthooks hook"))
+            continue
+        if rec is None:
+            out.append(Check(name, "warn", f"{rel} is not in the manifest: run agenthooks install"))
+        elif manifest.is_pristine(data, rec):
+            out.append(Check(name, "ok", "present, executable, pristine"))
+        else:
+            out.append(Check(name, "ok", "present, executable, edited by you (upgrades merge "
+                             "into it)"))
+    return out
+
+
+def _manifest(root: Path, data: dict[str, Any]) -> list[Check]:
+    problems = []
+    files = data.get("files", {})
+    for rel, rec in sorted(files.items()):
+        if not isinstance(rec, dict) or not {"sha256", "blob", "template"} <= set(rec):
+            problems.append(f"{rel}: incomplete record")
+            continue
+        if rel.startswith("/") or ".." in Path(rel).parts:
+            problems.append(f"{rel}: path outside the repo")
+    try:
+        answers = data.get("answers", {})
+        for key in ("frameworks", "platforms"):
+            if key in answers:
+                from agenthooks import answers as answers_mod
+
+                answers_mod.check(key, answers[key])
+    except UserError as exc:
+        problems.append(f"answers: {exc}")
+    if problems:
+        return [Check("manifest", "fail", "; ".join(problems) + ": run agenthooks install")]
+    return [Check("manifest", "ok", f"{len(files)} file(s) recorded")]
+
+
+def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
+    old = []
+    for rel, rec in sorted(data.get("files", {}).items()):
+        if not isinstance(rec, dict):
+            continue
+        current = render.TEMPLATE_REVS.get(str(rec.get("template", "")))
+        if current is not None and isinstance(rec.get("rev"), int) and rec["rev"] < current:
+            old.append(rel)
+    cfg = root / ".agent/config.yaml"
+    if cfg.is_file():
+        try:
+            if config.version_of(cfg.read_text(encoding="utf-8")) < config.CONFIG_VERSION:
+                old.append(".agent/config.yaml")
+        except (UserError, OSError, UnicodeDecodeError):
+            pass
+    if old:
+        return [Check("templates", "fail", f"installed templates are older than agenthooks "
+                      f"{__version__} ({', '.join(sorted(set(old)))}): run agenthooks install "
+                      "to upgrade")]
+    return [Check("templates", "ok", f"current for agenthooks {__version__}")]
+
+
+def _registrations(root: Path, answers: dict[str, Any]) -> list[Check]:
+    out = []
+    for name in answers.get("frameworks", []):
+        mod = frameworks._module(name)
+        if mod is None or not hasattr(mod, "plan"):
+            continue
+        try:
+            planned = mod.plan(root, answers)
+        except UserError as exc:
+            out.append(Check(f"framework {name}", "fail", str(exc)))
+            continue
+        except Exception as exc:  # noqa: BLE001 - another module: report, never crash
+            out.append(Check(f"framework {name}", "fail", f"cannot check: {exc}"))
+            continue
+        problems = []
+        for pf in planned:
+            path = root / pf.path
+            if not path.is_file():
+                problems.append(f"{pf.path} is missing")
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if text != pf.text:
+                problems.append(f"{pf.path} lacks our current entries")
+            for hook in sorted(set(HOOK_REF.findall(text))):
+                if not (root / ".agent/hooks" / hook).is_file():
+                    problems.append(f"{pf.path} points at .agent/hooks/{hook}, which is missing")
+        if problems:
+            out.append(Check(f"framework {name}", "fail",
+                             "; ".join(problems) + ": run agenthooks install"))
+        elif planned:
+            out.append(Check(f"framework {name}", "ok",
+                             f"registered in {', '.join(pf.path for pf in planned)}"))
+        else:
+            out.append(Check(f"framework {name}", "ok", "nothing to register (see install's next steps)"))
+    return out
+
+
+def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
+    """Parse config.yaml as YAML, and with the hooks' own bash reader."""
+    cfg = root / ".agent/config.yaml"
+    if not cfg.is_file():
+        return [Check("config.yaml", "warn", "missing: the hooks use their defaults")]
+    try:
+        config.load(cfg)
+    except UserError as exc:
+        return [Check("config.yaml", "fail", str(exc))]
+    bash = shutil.which("bash")
+    if bash is None:
+        return []
+    hook = root / ".agent/hooks/pre_task.sh"
+    if hook.is_file():
+        script = hook.read_bytes()
+    else:
+        try:
+            script = next(pf.text for pf in render.plan(answers)
+                          if pf.path == ".agent/hooks/pre_task.sh").encode()
+        except Exception:  # noqa: BLE001 - no answers to render with: YAML check only
+            return [Check("config.yaml", "ok", "valid YAML")]
+    # Run the real reader on a copy, so the check writes nothing in the repo.
+    with tempfile.TemporaryDirectory() as tmp:
+        agent = Path(tmp) / ".agent"
+        (agent / "hooks").mkdir(parents=True)
+        (agent / "log").mkdir()
+        (agent / "memory").mkdir()
+        (agent / "hooks/pre_task.sh").write_bytes(script)
+        shutil.copyfile(cfg, agent / "config.yaml")
+        try:
+            proc = subprocess.run([bash, str(agent / "hooks/pre_task.sh"), "--show"],
+                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=30, cwd=tmp)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return [Check("config.yaml", "fail", f"the hooks' reader did not run: {exc}")]
+        log = (agent / "log/memory.log")
+        said = proc.stderr + (log.read_text(encoding="utf-8", errors="replace")
+                              if log.is_file() else "")
+    bad = [line for line in said.splitlines() if "config.yaml:" in line]
+    if bad:
+        msg = bad[0].split("config.yaml:", 1)[1].strip()
+        return [Check("config.yaml", "fail", f"the hooks cannot read it: {msg}")]
+    return [Check("config.yaml", "ok", "valid YAML, read cleanly by the hooks")]
+
+
+def _lint(root: Path) -> list[Check]:
+    """The memory lint (agenthooks.memory.lint), when that module is installed."""
+    try:
+        import importlib
+
+        lint = importlib.import_module("agenthooks.memory.lint")
+        parse = importlib.import_module("agenthooks.memory.parse")
+        fn = getattr(lint, "lint")
+        repo = parse.find_repo(root)
+    except (ImportError, AttributeError, UserError):
+        return []
+    try:
+        items = list(fn(repo))
+    except Exception as exc:  # noqa: BLE001 - another module: report, never crash
+        return [Check("memory lint", "warn", f"could not run: {type(exc).__name__}: {exc}")]
+    errors = [i for i in items if str(getattr(i, "level", "")).lower() == "error"]
+    if errors:
+        return [Check("memory lint", "fail", f"{len(errors)} error(s), first: {errors[0]}: "
+                      "run agenthooks lint")]
+    if items:
+        return [Check("memory lint", "warn", f"{len(items)} warning(s): run agenthooks lint")]
+    return [Check("memory lint", "ok", "clean")]
+
+
+def checks(root: Path) -> list[Check]:
+    agent = root / ".agent"
+    if not agent.is_dir():
+        return [Check("layout", "fail", f"no .agent/ in {root}: run agenthooks install")]
+    out = []
+    try:
+        data = manifest.load(root)
+    except UserError as exc:
+        data = {"answers": {}, "files": {}}
+        out.append(Check("manifest", "fail", f"{exc}: run agenthooks install"))
+    missing = [p for p in (".agent/hooks", ".agent/memory", ".agent/config.yaml",
+                           manifest.PATH) if not (root / p).exists()]
+    out.insert(0, Check("layout", "fail" if missing else "ok",
+                        f"missing {', '.join(missing)}: run agenthooks install" if missing
+                        else "complete"))
+    if (root / manifest.PATH).is_file() and not any(c.name == "manifest" for c in out):
+        out += _manifest(root, data)
+    out.append(Check("bash", "ok" if shutil.which("bash") else "fail",
+                     shutil.which("bash") or "bash is not on PATH: the hooks cannot run"))
+    out += _hooks(root, data.get("files", {}))
+    out += _outdated(data, root)
+    answers = data.get("answers", {})
+    if answers.get("frameworks"):
+        out += _registrations(root, answers)
+    out += _config(root, answers)
+    out += _lint(root)
+    return out
+
+
+def run(root: Path, *, as_json: bool, echo: Callable[[str], None]) -> int:
+    found = checks(root)
+    healthy = all(c.status != "fail" for c in found)
+    if as_json:
+        echo(json.dumps({"root": str(root), "healthy": healthy,
+                         "checks": [asdict(c) for c in found]}, indent=2, ensure_ascii=False))
+    else:
+        for c in found:
+            echo(f"  {c.status:<4}  {c.name}: {c.message}")
+        echo("healthy" if healthy else "not healthy: fix the fail lines above")
+    return 0 if healthy else 1
