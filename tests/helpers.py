@@ -97,7 +97,7 @@ def require(tool: str, how: str) -> str:
 
     import pytest
 
-    path = shutil.which(tool)
+    path = shutil.which(tool) or shutil.which(tool, path=os.path.dirname(sys.executable))
     if path:
         return path
     message = f"{tool} is not installed: {how}"

@@ -1,0 +1,298 @@
+"""agenthooks install through the real CLI: layout, answers, idempotence, bad input."""
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+import pytest
+
+from agenthooks import answers as answers_mod
+from agenthooks import install as install_mod
+from agenthooks.errors import MissingAnswer, UserError
+from helpers import ROOT, cli, git, install, make_repo, run_hook
+
+COMMANDS = ("install",)
+
+LAYOUT = {
+    ".agent/.agenthooks.json", ".agent/.gitattributes", ".agent/.gitignore",
+    ".agent/config.yaml", ".agent/hooks/on_compact.sh", ".agent/hooks/post_edit.sh",
+    ".agent/hooks/pre_task.sh", ".agent/log/memory.log", ".agent/memory/notes.md",
+    ".agent/memory/snapshot.md", ".agent/memory/tattoo.md",
+}
+
+
+def tree(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mode & 0o777)
+            for p in sorted(root.rglob("*")) if p.is_file() and ".git/" not in str(p) + "/"
+            and not str(p.relative_to(root)).startswith(".git/")}
+
+
+def test_version_and_help_on_every_command() -> None:
+    out = cli("--version")
+    assert out.returncode == 0 and out.stdout.startswith("agenthooks ")
+    top = cli("--help")
+    assert top.returncode == 0 and "install" in top.stdout
+    for cmd in [line.split()[0] for line in top.stdout.split("Commands:")[1].splitlines() if line.strip()]:
+        proc = cli(cmd, "--help")
+        assert proc.returncode == 0 and "Usage:" in proc.stdout, cmd
+
+
+def test_install_scaffolds_the_documented_layout(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    proc = install(repo)
+    assert set(tree(repo)) == LAYOUT
+    for hook in ("pre_task", "post_edit", "on_compact"):
+        assert os.access(repo / f".agent/hooks/{hook}.sh", os.X_OK)
+        assert f"create     .agent/hooks/{hook}.sh" in proc.stdout
+    snap = (repo / ".agent/memory/snapshot.md").read_text()
+    assert [h for h in snap.splitlines() if h.startswith("## ")] == [
+        "## Goal", "## Done", "## In progress", "## Todo", "## Key decisions"]
+    manifest = json.loads((repo / ".agent/.agenthooks.json").read_text())
+    assert manifest["answers"]["frameworks"] == ["generic"]
+    assert set(manifest["files"]) >= {".agent/hooks/pre_task.sh", ".agent/config.yaml"}
+
+
+def test_zh_templates(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--lang", "zh")
+    snap = (repo / ".agent/memory/snapshot.md").read_text()
+    assert [h for h in snap.splitlines() if h.startswith("## ")] == [
+        "## 目标", "## 已完成", "## 进行中", "## 待办", "## 关键决策"]
+    assert "当前任务快照" in run_hook(repo, "pre_task").stdout
+
+
+def test_second_install_is_byte_identical_and_says_so(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code", "--platform", "linux", "--platform", "macos")
+    before = tree(repo)
+    proc = install(repo)
+    assert tree(repo) == before
+    assert "up to date: nothing changed" in proc.stdout
+    verdicts = [line.split()[0] for line in proc.stdout.splitlines() if line.startswith("  ")]
+    assert len(verdicts) == len(LAYOUT) + 1  # and .claude/settings.json
+    assert set(verdicts) <= {"identical", "keep"}, proc.stdout
+
+
+def test_existing_memory_is_never_touched(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    mem = repo / ".agent/memory"
+    mem.mkdir(parents=True)
+    (mem / "tattoo.md").write_bytes(b"- mine\r\n")
+    proc = install(repo)
+    assert (mem / "tattoo.md").read_bytes() == b"- mine\r\n"
+    assert "keep       .agent/memory/tattoo.md" in proc.stdout
+
+
+def test_runtime_files_are_ignored_and_the_rest_is_committable(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    for hook in ("pre_task", "on_compact", "post_edit"):
+        run_hook(repo, hook, {"session_id": "s", "hook_event_name": "X"}, env={"AGENT_CONTEXT_LEN": "5"})
+    status = git(repo, "status", "--porcelain", "--untracked-files=all").stdout.splitlines()
+    paths = sorted(line[3:] for line in status)
+    assert paths == sorted(LAYOUT - {".agent/log/memory.log"})
+    assert git(repo, "check-ignore", "-q", ".agent/injected_context.txt", check=False).returncode == 0
+
+
+def test_dir_defaults_to_the_git_top_level(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    sub = repo / "a" / "b"
+    sub.mkdir(parents=True)
+    proc = cli("install", "--yes", cwd=sub)
+    assert proc.returncode == 0, proc.stderr
+    assert (repo / ".agent/hooks/pre_task.sh").exists() and not (sub / ".agent").exists()
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert cli("install", "--yes", cwd=plain).returncode == 0
+    assert (plain / ".agent/config.yaml").exists()
+
+
+def test_without_a_terminal_a_missing_answer_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    proc = cli("install", str(repo))
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "--platform" in proc.stderr
+    assert not (repo / ".agent").exists()
+    # Every answer given by a flag: no prompt is needed.
+    proc = cli("install", str(repo), "-p", "linux", "-f", "codex", "--lang", "en", "--budget", "400")
+    assert proc.returncode == 0, proc.stderr
+    assert "budget_tokens: 400" in (repo / ".agent/config.yaml").read_text()
+
+
+def test_answers_are_recorded_and_flags_override(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--platform", "macos", "--framework", "codex", "--lang", "zh")
+    again = cli("install", str(repo))  # no TTY, no --yes: recorded answers suffice
+    assert again.returncode == 0, again.stderr
+    recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
+    assert recorded == {"platforms": ["macos"], "frameworks": ["codex"], "lang": "zh",
+                        "budget_tokens": 500}
+    install(repo, "--platform", "linux")
+    recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
+    assert recorded["platforms"] == ["linux"] and recorded["frameworks"] == ["codex"]
+    assert "stat -c %Y" in (repo / ".agent/hooks/post_edit.sh").read_text()
+
+
+def test_yes_takes_detected_frameworks_by_default(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    (repo / ".gemini").mkdir()
+    (repo / ".aider.conf.yml").write_text("model: x\n")
+    git(repo, "add", ".aider.conf.yml")
+    git(repo, "commit", "-qm", "aider config")
+    install(repo)
+    recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
+    assert recorded["frameworks"] == ["gemini-cli", "aider"]
+
+
+def test_scripted_prompter_drives_the_interactive_path(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    (repo / ".claude").mkdir()
+    prompter = answers_mod.ScriptedPrompter({"Which systems": ["linux", "macos"],
+                                             "Language": "zh", "Injection": "800"})
+    lines: list[str] = []
+    rc = install_mod.run(repo, {}, yes=False, dry_run=False, prompter_factory=lambda: prompter,
+                         echo=lines.append, interactive=True)
+    assert rc == 0
+    assert [m.split("?")[0] for m in prompter.asked] == [
+        "Which systems will run these hooks", "Which agent frameworks should call them",
+        "Language of the memory templates and messages", "Injection budget in estimated tokens",
+        "Install with platforms=linux+macos, frameworks=claude-code, lang=zh, budget_tokens=800"]
+    assert "budget_tokens: 800" in (repo / ".agent/config.yaml").read_text()
+
+
+def test_declining_the_summary_writes_nothing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    prompter = answers_mod.ScriptedPrompter({"Install with": False})
+    with pytest.raises(UserError):
+        install_mod.run(repo, {}, yes=False, dry_run=False, prompter_factory=lambda: prompter,
+                        echo=lambda s: None, interactive=True)
+    assert not (repo / ".agent").exists()
+
+
+def test_real_questionary_prompts_through_a_pipe(tmp_path: Path) -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    repo = make_repo(tmp_path)
+    down, space, enter = "\x1b[B", " ", "\r"
+    with create_pipe_input() as inp:
+        # platforms: tick macos too; frameworks: keep the default; lang: move to zh;
+        # budget: replace the default; confirm.
+        keys = (down + space + enter) + enter + (down + enter) + ("\x7f" * 5 + "700" + enter) + enter
+        inp.send_text(keys)
+        prompter = answers_mod.QuestionaryPrompter(input=inp, output=DummyOutput())
+        got = answers_mod.resolve(repo, {}, {}, yes=False, prompter=prompter, interactive=True)
+    assert got["platforms"] == ["linux", "macos"]
+    assert got["frameworks"] == ["generic"] and got["lang"] == "zh" and got["budget_tokens"] == 700
+
+
+def test_ctrl_c_at_a_prompt_exits_130_and_writes_nothing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    pid, fd = pty.fork()
+    if pid == 0:  # the child runs the real CLI on a real terminal
+        os.chdir(repo)
+        os.execv(sys.executable, [sys.executable, "-m", "agenthooks", "install"])
+    seen = b""
+    deadline = time.monotonic() + 20
+    while b"Which systems" not in seen and time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.5)[0]:
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:
+                break
+    assert b"Which systems" in seen, seen
+    os.write(fd, b"\x03")
+    while time.monotonic() < deadline:
+        try:
+            if select.select([fd], [], [], 0.5)[0] and not os.read(fd, 4096):
+                break
+        except OSError:
+            break
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert not (repo / ".agent").exists()
+
+
+def test_missing_answer_is_raised_before_any_prompt(tmp_path: Path) -> None:
+    with pytest.raises(MissingAnswer):
+        answers_mod.resolve(tmp_path, {}, {}, yes=False, prompter=None, interactive=False)
+
+
+def test_questionary_is_imported_only_when_prompting(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    code = ("import sys; from agenthooks.cli import main; "
+            f"rc = main(['install', '--yes', {str(repo)!r}]); "
+            "print(rc, 'questionary' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-2:] == ["0", "False"]
+
+
+@pytest.mark.parametrize("case", ["missing", "file", "unwritable", "framework", "platform",
+                                  "lang", "budget", "yaml", "manifest", "conflict-mode"])
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, case: str) -> None:
+    repo = make_repo(tmp_path)
+    args = ["install", "--yes", str(repo)]
+    if case == "missing":
+        args[2] = str(tmp_path / "nope")
+    elif case == "file":
+        (tmp_path / "f").write_text("x")
+        args[2] = str(tmp_path / "f")
+    elif case == "unwritable":
+        args[2] = "/proc/1"
+    elif case == "framework":
+        args += ["--framework", "vim"]
+    elif case == "platform":
+        args += ["--platform", "windows"]
+    elif case == "lang":
+        args += ["--lang", "fr"]
+    elif case == "budget":
+        args += ["--budget", "$(touch PWNED)"]
+    elif case == "yaml":
+        (repo / ".agent").mkdir()
+        (repo / ".agent/config.yaml").write_text("budget_tokens: [1,\n")
+    elif case == "manifest":
+        (repo / ".agent").mkdir()
+        (repo / ".agent/.agenthooks.json").write_text("{nope")
+    elif case == "conflict-mode":
+        args += ["--conflict", "rej"]
+    before = tree(tmp_path)
+    proc = cli(*args, cwd=tmp_path)
+    assert proc.returncode != 0
+    lines = [ln for ln in proc.stderr.splitlines() if not ln.startswith("hint:")]
+    assert len(lines) == 1 and lines[0].startswith("agenthooks: "), proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert tree(tmp_path) == before
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_the_wheel_ships_the_templates_and_installs_from_anywhere(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
+                    str(dist), str(ROOT)], check=True, capture_output=True)
+    wheel = next(dist.glob("agenthooks-*.whl"))
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "agenthooks/templates/hooks/pre_task.sh.j2" in names
+    assert "agenthooks/templates/memory/zh/snapshot.md.j2" in names
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    subprocess.run([str(env_dir / "bin/pip"), "install", "-q", str(wheel)], check=True,
+                   capture_output=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    repo = make_repo(tmp_path, "target")
+    proc = subprocess.run([str(env_dir / "bin/agenthooks"), "install", "--yes", str(repo)],
+                          cwd=elsewhere, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert (repo / ".agent/hooks/pre_task.sh").exists()
+    mod = subprocess.run([str(env_dir / "bin/python"), "-m", "agenthooks", "--version"],
+                         cwd=elsewhere, capture_output=True, text=True)
+    assert mod.returncode == 0 and "agenthooks" in mod.stdout
