@@ -1,0 +1,222 @@
+"""agenthooks simulate: a compaction drill (R21) on a throwaway copy of .agent/.
+
+The real hooks run in a temp folder in the order a host would run them: session start,
+edits with a stale snapshot, prompts while the context grows, a compaction announced by
+the host, a context length drop, a new session after a compaction. The drill checks
+that memory came back each time, shows what was re-injected and the log lines."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from agenthooks import messages
+from agenthooks.errors import UserError
+from agenthooks.memory import parse
+from agenthooks.render import HOOKS
+
+SID = "agenthooks-drill"
+BEGIN = "===== AGENT MEMORY BEGIN ====="
+END = "===== AGENT MEMORY END ====="
+
+
+@dataclass
+class Result:
+    name: str
+    ok: bool
+    detail: str
+
+
+class Drill:
+    def __init__(self, root: Path, lang: str, cfg: dict[str, Any]) -> None:
+        self.root = root
+        self.agent = root / ".agent"
+        self.msg = messages.MESSAGES[lang]
+        self.cfg = cfg
+        self.results: list[Result] = []
+        self.log_seen = 0
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("AGENT_CONTEXT_LEN", "AGENTHOOKS_FRAMEWORK", "CLAUDECODE")}
+        self.env = env
+
+    def hook(self, name: str, payload: dict[str, Any], length: int | None = None) -> tuple[int, str]:
+        env = dict(self.env)
+        if length is not None:
+            env["AGENT_CONTEXT_LEN"] = str(length)
+        try:
+            proc = subprocess.run(["bash", str(self.agent / "hooks" / f"{name}.sh"), "generic"],
+                                  input=json.dumps({"session_id": SID, **payload}),
+                                  capture_output=True, text=True, cwd=self.root, env=env,
+                                  timeout=30)
+        except subprocess.TimeoutExpired:
+            return 124, ""
+        return proc.returncode, proc.stdout
+
+    def new_log(self) -> list[str]:
+        path = self.agent / "log" / "memory.log"
+        lines = path.read_text("utf-8", "replace").splitlines() if path.is_file() else []
+        new, self.log_seen = lines[self.log_seen:], len(lines)
+        return new
+
+    def step(self, name: str, ok: bool, detail: str) -> bool:
+        self.results.append(Result(name, ok, detail))
+        return ok
+
+    def prompt(self, length: int | None, text: str = "continue") -> tuple[int, str]:
+        return self.hook("on_compact", {"hook_event_name": "UserPromptSubmit", "prompt": text},
+                         length)
+
+
+def _without(block: str, notice: str) -> str:
+    return "\n".join(s for s in block.split("\n") if s != notice)
+
+
+def _section(block: str, title: str) -> list[str]:
+    out, inside = [], False
+    for s in block.split("\n"):
+        if s == title:
+            inside = True
+            continue
+        if inside and (s.startswith("#") or s == "---"):
+            break
+        if inside:
+            out.append(s)
+    return out
+
+
+def drill(root: Path, lang: str, cfg: dict[str, Any]) -> tuple[Drill, str, str]:
+    d = Drill(root, lang, cfg)
+    base = reloaded = ""
+    d.new_log()
+    # 1. Session start.
+    rc, out = d.hook("pre_task", {"hook_event_name": "SessionStart", "source": "startup"})
+    logs = d.new_log()
+    inj = d.agent / "injected_context.txt"
+    published = inj.is_file() and inj.read_text("utf-8", "replace") == out
+    if rc == 0 and out.startswith(BEGIN) and END in out and published and \
+            any("memory loaded" in s for s in logs):
+        base = out
+        d.step("start", True, f"pre_task printed the block ({len(out.splitlines())} lines) "
+                              "and published injected_context.txt")
+    else:
+        d.step("start", False, f"pre_task (status {rc}) did not print and publish the block"
+                               f"{'' if published else '; injected_context.txt differs'}")
+    # 2. Edits with a stale snapshot: one reminder, then quiet.
+    snap = d.agent / "memory" / "snapshot.md"
+    stale = int(cfg["stale_minutes"])
+    if snap.is_file():
+        old = time.time() - (stale + 2) * 60
+        os.utime(snap, (old, old))
+    edit = {"hook_event_name": "PostToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": str(root / "src" / "app.py")}}
+    rc1, out1 = d.hook("post_edit", edit)
+    rc2, out2 = d.hook("post_edit", edit)
+    logs = d.new_log()
+    ok = rc1 == rc2 == 0 and "snapshot.md" in out1 and not out2.strip() and \
+        any("reminded the agent" in s for s in logs)
+    d.step("edits", ok, "post_edit reminded the agent once about the stale snapshot"
+           if ok else f"post_edit (status {rc1}/{rc2}) did not remind exactly once")
+    # 3. Prompts while the context grows: no reload (a periodic one is allowed).
+    lens = (40000, 60000, 80000)
+    bad = []
+    for n in lens:
+        rc, out = d.prompt(n)
+        if rc != 0:
+            bad.append(f"status {rc}")
+    logs = d.new_log()
+    false = [s for s in logs if "compaction detected" in s and "periodic" not in s]
+    ok = not bad and not false
+    d.step("prompts", ok, f"no reload while the context grew {lens[0]} -> {lens[-1]} tokens"
+           if ok else "on_compact " + ("failed: " + ", ".join(bad) if bad else
+                                       "reloaded without a compaction: " + false[0]))
+    # 4. The host announces a compaction; the next prompt reloads.
+    rc1, _ = d.hook("on_compact", {"hook_event_name": "PreCompact", "trigger": "auto"})
+    rc2, out = d.prompt(200)
+    logs = d.new_log()
+    ok = rc1 == rc2 == 0 and out.startswith(BEGIN) and d.msg["reloaded"] in out and \
+        any("announced" in s for s in logs) and any("compaction detected" in s for s in logs)
+    if ok:
+        reloaded = out
+    d.step("compaction signal", ok, "PreCompact flagged it; the next prompt reloaded memory"
+           if ok else f"no reload after PreCompact (status {rc1}/{rc2})")
+    # 5. A length drop alone.
+    d.prompt(40000)
+    rc1, out = d.prompt(80000)
+    rc2, out2 = d.prompt(300)
+    logs = d.new_log()
+    hit = [s for s in logs if "compaction detected" in s]
+    ok = rc1 == rc2 == 0 and out2.startswith(BEGIN) and d.msg["reloaded"] in out2 and bool(hit)
+    if ok and not reloaded:
+        reloaded = out2
+    d.step("length drop", ok, "context 80000 -> 300 tokens: memory reloaded"
+           if ok else f"no reload after the context dropped 80000 -> 300 (status {rc2})")
+    # 6. A new session after the host compacted: pre_task reloads, on_compact not again.
+    rc1, out = d.hook("pre_task", {"hook_event_name": "SessionStart", "source": "compact"})
+    rc2, out2 = d.prompt(5000)
+    logs = d.new_log()
+    ok = rc1 == rc2 == 0 and out.startswith(BEGIN) and d.msg["compacted"] in out and \
+        not out2.strip() and any("compaction detected" in s for s in logs)
+    d.step("resume after compaction", ok,
+           "SessionStart source=compact reloaded memory; the next prompt did not reload twice"
+           if ok else f"pre_task after a compaction (status {rc1}/{rc2}) misbehaved")
+    # 7. What came back is the block the agent started with.
+    if base and reloaded:
+        same = _without(reloaded, d.msg["reloaded"]) == base
+        d.step("content", same, "the reloaded block equals the start block (plus the notice)"
+               if same else "the reloaded block differs from the start block")
+    return d, base, reloaded
+
+
+def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
+    repo = parse.find_repo(dir_)
+    for h in HOOKS:
+        if not repo.hook(h).is_file():
+            raise UserError(f".agent/hooks/{h}.sh: missing",
+                            hint="run 'agenthooks install' to render the hooks")
+    cfg = repo.config()
+    with tempfile.TemporaryDirectory(prefix="agenthooks-drill-") as td:
+        root = Path(td) / "repo"
+        root.mkdir()
+        shutil.copytree(repo.agent, root / ".agent", symlinks=True,
+                        ignore=shutil.ignore_patterns("log", "injected_context.txt",
+                                                      ".injected_context.txt.*"))
+        (root / ".agent" / "log").mkdir(exist_ok=True)
+        echo(f"agenthooks simulate: compaction drill on a throwaway copy of {repo.agent}")
+        d, base, reloaded = drill(root, repo.lang, cfg)
+        for r in d.results:
+            echo(f"  {'ok  ' if r.ok else 'FAIL'}  {r.name}: {r.detail}")
+        block = reloaded or base
+        if block:
+            m = d.msg
+            user = _section(block, "### " + m["user_rules"])
+            proj = _section(block, "### " + m["project_rules"]) if user else \
+                _section(block, "## " + m["rules"])
+            rules = [s for s in user + proj if s and s != m["no_rules"]]
+            titles = {s.key: s.title for s in parse.sections(parse.load_file(
+                root / ".agent" / "memory" / "snapshot.md", ""))}
+            prog = _section(block, "### " + titles.get("progress", parse.SECTION_TITLES[repo.lang]["progress"]))
+            echo("re-injected after the compaction:" if reloaded else "injected at start:")
+            echo(f"  rules ({len(rules)}):")
+            for s in rules or ["(none)"]:
+                echo(f"    {s}")
+            echo(f"  In progress ({len(prog)}):")
+            for s in prog or ["(none: after a compaction the agent could not say where it is;"
+                              " fill In progress in snapshot.md)"]:
+                echo(f"    {s}")
+        log = root / ".agent" / "log" / "memory.log"
+        echo("log lines of the drill:")
+        for s in (log.read_text("utf-8", "replace").splitlines() if log.is_file() else []):
+            echo(f"  {s}")
+    failed = [r for r in d.results if not r.ok]
+    if failed:
+        echo(f"drill FAILED: {len(failed)} step(s) failed ({', '.join(r.name for r in failed)}); "
+             "the real .agent/ was not touched")
+        return 1
+    echo("drill passed: memory survives compaction; the real .agent/ was not touched")
+    return 0
