@@ -1,0 +1,87 @@
+"""External processes per hook run, counted with strace: the hooks sit on the hot path."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, require, write_memory
+
+LIMITS = {"pre_task": 3, "post_edit": 1, "on_compact": 2}
+
+
+def execs(repo: Path, hook: str, stdin: str, tmp: Path, env: dict[str, str] | None = None) -> list[str]:
+    """Programs the hook exec'd, the bash running it excluded."""
+    strace = require("strace", "apt-get install strace")
+    out = tmp / f"{hook}.strace"
+    subprocess.run([strace, "-f", "-qq", "-e", "trace=execve", "-o", str(out), "bash",
+                    str(repo / f".agent/hooks/{hook}.sh"), "claude-code"], input=stdin, text=True,
+                   capture_output=True, check=True, env=env)
+    calls = [line.split('execve("', 1)[1].split('"', 1)[0] for line in out.read_text().splitlines()
+             if 'execve("' in line and "= 0" in line]
+    assert calls[0].endswith("/bash")
+    return [Path(c).name for c in calls[1:]]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code", "--platform", "linux")
+    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT, notes="- a note\n")
+    return repo
+
+
+def transcript(tmp: Path, tokens: int) -> Path:
+    path = tmp / "t.jsonl"
+    rec = {"type": "assistant", "message": {"usage": {"input_tokens": 3,
+           "cache_creation_input_tokens": 0, "cache_read_input_tokens": tokens, "output_tokens": 9}}}
+    path.write_text(json.dumps({"type": "user"}) + "\n" + json.dumps(rec) + "\n")
+    return path
+
+
+def test_pre_task_spawns_at_most_three(repo: Path, tmp_path: Path) -> None:
+    stdin = json.dumps({"session_id": "s", "hook_event_name": "SessionStart", "source": "startup"})
+    execs(repo, "pre_task", stdin, tmp_path)  # first run may create folders
+    got = execs(repo, "pre_task", stdin, tmp_path)
+    assert len(got) <= LIMITS["pre_task"], got
+    assert got == ["awk", "mv"]
+
+
+def test_post_edit_spawns_one_when_it_does_not_remind(repo: Path, tmp_path: Path) -> None:
+    stdin = json.dumps({"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "Edit",
+                        "tool_input": {"file_path": str(repo / "a.py")}})
+    got = execs(repo, "post_edit", stdin, tmp_path)
+    assert got == ["find"]
+    snap = json.dumps({"session_id": "s", "tool_input": {"file_path": str(repo / ".agent/memory/snapshot.md")}})
+    assert execs(repo, "post_edit", snap, tmp_path) == []
+
+
+def test_on_compact_spawns_at_most_two_when_nothing_is_detected(repo: Path, tmp_path: Path) -> None:
+    t = transcript(tmp_path, 50000)
+    stdin = json.dumps({"session_id": "s", "hook_event_name": "UserPromptSubmit",
+                        "transcript_path": str(t), "prompt": "go"})
+    execs(repo, "on_compact", stdin, tmp_path)
+    got = execs(repo, "on_compact", stdin, tmp_path)
+    assert len(got) <= LIMITS["on_compact"], got
+    assert sorted(got) == ["flock", "tail"]
+    state = (repo / ".agent/log/state/s.state").read_text().splitlines()[-1]
+    assert state.split()[2] == "50003"  # the length came from the transcript
+
+
+def test_the_article_pre_task_spawns_eleven(tmp_path: Path) -> None:
+    """The baseline the limits are measured against: the article's own pre_task.sh."""
+    strace = require("strace", "apt-get install strace")
+    script = tmp_path / "article.sh"
+    script.write_text(
+        'set -euo pipefail\nA=.agent; M=$A/memory; L=$A/log/memory.log\n'
+        'log() { echo "[$(date "+%F %T")] $1" >> "$L"; }\n'
+        'mkdir -p "$M" "$A/log"\nfor f in tattoo snapshot notes; do touch "$M/$f.md"; done\n'
+        '{ echo B; cat "$M/tattoo.md"; cat "$M/snapshot.md"; cat "$M/notes.md"; echo E; } > "$A/i.txt"\n'
+        'log "t=$(wc -l < "$M/tattoo.md") s=$(wc -l < "$M/snapshot.md")"\ncat "$A/i.txt"\n')
+    out = tmp_path / "a.strace"
+    subprocess.run([strace, "-f", "-qq", "-e", "trace=execve", "-o", str(out), "bash", str(script)],
+                   cwd=tmp_path, capture_output=True, check=True)
+    n = sum('execve("' in line and "= 0" in line for line in out.read_text().splitlines()) - 1
+    assert n == 11
