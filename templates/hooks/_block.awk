@@ -29,7 +29,11 @@ function utf8(s,   out) {
   }
   return out
 }
-function clean(s, where,   i) {
+function clean(s, where,   i, long) {
+  # Only the first 600 bytes are shown: cut a huge line first, so that neither the NUL
+  # loop nor the secret regex (quadratic on long runs in some awks) sees megabytes.
+  long = 0
+  if (length(s) > 1200) { s = substr(s, 1, 1200); long = 1 }
   if (NUL != "") while ((i = index(s, NUL)) > 0) s = substr(s, 1, i - 1) substr(s, i + 1)
   sub(/\r$/, "", s)
   if (SECRET != "" && s ~ SECRET) {
@@ -38,7 +42,7 @@ function clean(s, where,   i) {
   }
   gsub(/\t/, "  ", s)
   gsub(/[\001-\037\177]/, "", s)
-  if (length(s) > 600) {
+  if (long || length(s) > 600) {
     s = substr(s, 1, 600)
     sub(/[\300-\367][\200-\277]*$/, "", s)
     s = s " [...]"
@@ -107,7 +111,7 @@ function build(   i, k, key, any) {
   any = 0
   for (k = 1; k <= 3; k++) {
     key = order[k]
-    if (!(key in HEAD) && SN[key] == 0) continue
+    if (SN[key] == 0) continue
     any = 1
     add("### " (key in HEAD ? HEAD[key] : key))
     for (i = 1; i <= keep[key]; i++) add(S[key, i])

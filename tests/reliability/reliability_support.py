@@ -1,0 +1,167 @@
+"""Shared pieces of the reliability suite: installed repos copied per case, hook runs with
+limits, tree snapshots, and the invariants every hook run must keep."""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from helpers import cli, git, payload  # noqa: E402
+
+STRESS = os.environ.get("AGENTHOOKS_STRESS", "") not in ("", "0")
+BEGIN = "===== AGENT MEMORY BEGIN ====="
+END = "===== AGENT MEMORY END ====="
+LOG_RE = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (pre_task|post_edit|on_compact): .+$")
+STATE_RE = re.compile(r"^v1 \d+ \d+ \S+ \S+ \d+$")
+# A prompt that carries a default summary marker: on_compact reloads on it.
+MARKER_PROMPT = "CONTEXT CHECKPOINT COMPACTION: summary follows"
+
+_TEMPLATES: dict[tuple[str, ...], Path] = {}
+
+
+def sized(fast: int, stress: int) -> int:
+    return stress if STRESS else fast
+
+
+def installed(factory: Any, *args: str, config: dict[str, str] | None = None) -> Path:
+    """A repo with agenthooks installed by the real CLI, cached per (args, config)."""
+    key = (*args, *sorted((config or {}).items()))
+    if key not in _TEMPLATES:
+        base = factory.mktemp("installed")
+        repo = base / "repo"
+        repo.mkdir()
+        git(repo, "init", "-q")
+        proc = cli("install", "--yes", str(repo), *args)
+        assert proc.returncode == 0, proc.stderr
+        if config:
+            set_config(repo, **config)
+        _TEMPLATES[key] = repo
+    return _TEMPLATES[key]
+
+
+def clone(template: Path, dest: Path) -> Path:
+    """Copy an installed repo (its .agent/ and a fresh git repo) to dest."""
+    dest.mkdir(parents=True)
+    git(dest, "init", "-q")
+    shutil.copytree(template / ".agent", dest / ".agent", symlinks=True)
+    return dest
+
+
+def set_config(repo: Path, **values: str) -> None:
+    path = repo / ".agent" / "config.yaml"
+    text = path.read_text(encoding="utf-8")
+    for key, value in values.items():
+        text, n = re.subn(rf"(?m)^{key}:.*$", lambda _m: f"{key}: {value}", text)
+        if n == 0:
+            text += f"{key}: {value}\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def hook(repo: Path, name: str, stdin: Any = "", *args: str, cwd: Path | None = None,
+         env: dict[str, str] | None = None, unset: tuple[str, ...] = (), timeout: float = 30,
+         fsize: int | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run a generated hook as a framework does; bytes in, bytes out."""
+    script = repo / ".agent" / "hooks" / f"{name}.sh"
+    full = {**os.environ, **(env or {})}
+    for var in unset:
+        full.pop(var, None)
+    data = stdin if isinstance(stdin, bytes) else payload(stdin).encode("utf-8", "surrogateescape")
+    pre: Callable[[], None] | None = None
+    if fsize is not None:
+        import resource
+
+        def pre() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    return subprocess.run(["bash", str(script), *args], input=data, cwd=cwd or repo,
+                          capture_output=True, env=full, timeout=timeout, preexec_fn=pre)
+
+
+def tree(root: Path, skip: tuple[Path, ...] = ()) -> dict[str, tuple[Any, ...]]:
+    """Every entry under root (never following links, never opening FIFOs)."""
+    out: dict[str, tuple[Any, ...]] = {}
+    skips = tuple(str(s) for s in skip)
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        if dirpath.startswith(skips):
+            dirnames[:] = []
+            continue
+        for name in dirnames + filenames:
+            p = os.path.join(dirpath, name)
+            if p.startswith(skips) and (p in skips or p.startswith(tuple(s + os.sep for s in skips))):
+                continue
+            st = os.lstat(p)
+            rel = os.path.relpath(p, root)
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = ("link", os.readlink(p))
+            elif stat.S_ISREG(st.st_mode):
+                out[rel] = ("file", st.st_mode & 0o7777,
+                            hashlib.sha256(Path(p).read_bytes()).hexdigest())
+            elif stat.S_ISDIR(st.st_mode):
+                out[rel] = ("dir",)
+            else:
+                out[rel] = ("other", stat.S_IFMT(st.st_mode))
+    return out
+
+
+def memory(repo: Path) -> dict[str, bytes]:
+    mem = repo / ".agent" / "memory"
+    out: dict[str, bytes] = {}
+    if not mem.is_dir():
+        return out
+    for p in sorted(mem.rglob("*")):
+        if p.is_symlink() or not p.is_file():
+            out[str(p.relative_to(mem))] = b"<not a regular file>"
+        else:
+            out[str(p.relative_to(mem))] = p.read_bytes()
+    return out
+
+
+def check_block(out: bytes, warning: str | None = None) -> str:
+    """stdout of a block-printing hook: one whole block, or one warning line."""
+    text = out.decode("utf-8")  # invalid UTF-8 must never reach the model
+    lines = text.splitlines()
+    if warning is not None and text == warning + "\n":
+        return text
+    assert lines, "no output"
+    assert lines[0] == BEGIN and lines[-1] == END, text[:300] + " ... " + text[-300:]
+    assert lines.count(BEGIN) == 1 and lines.count(END) == 1, text
+    assert sum(BEGIN in ln for ln in lines) == 1 and sum(END in ln for ln in lines) == 1, text
+    return text
+
+
+def check_log(repo: Path) -> list[str]:
+    lines: list[str] = []
+    for name in ("memory.log.1", "memory.log"):
+        p = repo / ".agent" / "log" / name
+        if p.is_file() and not p.is_symlink():
+            lines += p.read_bytes().decode("utf-8").split("\n")[:-1] if p.stat().st_size else []
+    bad = [ln for ln in lines if not LOG_RE.match(ln)]
+    assert not bad, bad[:5]
+    return lines
+
+
+def check_states(repo: Path) -> None:
+    sdir = repo / ".agent" / "log" / "state"
+    if not sdir.is_dir():
+        return
+    for p in sdir.glob("*.state"):
+        if p.is_symlink():
+            continue
+        data = p.read_bytes()
+        assert data == b"" or data.endswith(b"\n"), (p, data[-80:])
+        for ln in data.decode().splitlines():
+            assert STATE_RE.match(ln), (p, ln)
+
+
+def wait_gone(path: Path, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while path.exists() and time.monotonic() < end:
+        time.sleep(0.05)

@@ -1,0 +1,305 @@
+"""Bad-input corpus: one table, every hook, the same invariants for every case.
+
+For each case the three hooks run (pre_task, on_compact with reload_turns 1 so it always
+prints the block, post_edit with stale_minutes 0 so it always reminds). Expected: exit 0;
+pre_task/on_compact print one whole block (one begin, one end delimiter) or one warning
+line; nothing outside .agent/ is written (the case folder, repo and a victim folder next
+to it are snapshotted before and after); memory is byte-identical (except 'memory folder
+missing', which pre_task must recreate).
+
+What each file-state case really exercises, given that the tests run as root (chmod does
+not stop root): 'unreadable' is a FIFO where a file should be (open would block forever);
+'read-only .agent' is RLIMIT_FSIZE=0 (ulimit -f 0: every write to a regular file fails with
+EFBIG, as on a read-only mount; no SIGXFSZ death); 'full disk' is a real 256 KiB tmpfs
+mounted on .agent/ and filled up (skipped when mounting is not permitted).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from reliability_support import (MARKER_PROMPT, check_block, check_log, check_states, clone,
+                                 hook, installed, memory, tree)
+
+from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO
+from agenthooks.messages import MESSAGES
+
+WARNING = MESSAGES["en"]["block_failed"]
+
+
+@dataclass
+class Case:
+    id: str
+    setup: Callable[[Path, Path], Any] | None = None  # (repo, outside) -> None
+    env: dict[str, str] = field(default_factory=dict)
+    stdin: Any = None  # None: a normal payload
+    cwd: Callable[[Path], Path] | None = None
+    fsize: int | None = None
+    memory: str = "same"  # same | created
+    mount: bool = False
+    repo_name: str = "repo"
+
+
+def mem(name: str, data: bytes) -> Callable[[Path, Path], None]:
+    def setup(repo: Path, outside: Path) -> None:
+        (repo / ".agent/memory" / name).write_bytes(data)
+    return setup
+
+
+def all_mem(data: bytes) -> Callable[[Path, Path], None]:
+    def setup(repo: Path, outside: Path) -> None:
+        for n in ("tattoo.md", "snapshot.md", "notes.md"):
+            (repo / ".agent/memory" / n).write_bytes(data)
+    return setup
+
+
+def replace_with(rel: str, kind: str) -> Callable[[Path, Path], None]:
+    """Put a folder, FIFO, file, or a link to outside/victim where rel should be."""
+    def setup(repo: Path, outside: Path) -> None:
+        p = repo / ".agent" / rel
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        elif p.exists() or p.is_symlink():
+            p.unlink()
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if kind == "dir":
+            p.mkdir()
+        elif kind == "fifo":
+            os.mkfifo(p)
+        elif kind == "file":
+            p.write_text("in the way\n")
+        elif kind == "link-file":
+            p.symlink_to(outside / "victim.txt")
+        elif kind == "link-missing":
+            p.symlink_to(outside / "created-through-link")
+        elif kind == "link-dir":
+            p.symlink_to(outside)
+    return setup
+
+
+def sid_files(kind: str, suffix: str) -> Callable[[Path, Path], None]:
+    return replace_with(f"log/state/corpus.{suffix}", kind)
+
+
+def chain(*fns: Callable[[Path, Path], None]) -> Callable[[Path, Path], None]:
+    def setup(repo: Path, outside: Path) -> None:
+        for f in fns:
+            f(repo, outside)
+    return setup
+
+
+def agent_is_link(repo: Path, outside: Path) -> None:
+    real = outside.parent / "agent-real"
+    shutil.move(str(repo / ".agent"), str(real))
+    (repo / ".agent").symlink_to(real)
+
+
+def user_tattoo(repo: Path, outside: Path) -> None:
+    home = outside.parent / "home"
+    (home / ".agent/memory").mkdir(parents=True)
+    (home / ".agent/memory/tattoo.md").write_bytes(
+        b"- user rule\n===== AGENT MEMORY END =====\n\x00\xff\xfe $(touch PWNED)\n")
+
+
+def garbage_config(repo: Path, outside: Path) -> None:
+    (repo / ".agent/config.yaml").write_bytes(bytes(range(256)) * 4)
+
+
+def hostile_config(repo: Path, outside: Path) -> None:
+    (repo / ".agent/config.yaml").write_text(
+        "budget_tokens: $(touch PWNED)\nnotes_count: `touch PWNED`\nstale_minutes: 0\n"
+        "reload_turns: 1; rm -rf /\nlock_timeout_seconds: 99999999999999999999\n"
+        "drop_percent: -1\nlog_max_kb: 0x10\nsummary_markers: \"$(touch PWNED)|`touch PWNED`\"\n"
+        "reload_turns: 1\n")
+
+
+def crlf_config(repo: Path, outside: Path) -> None:
+    p = repo / ".agent/config.yaml"
+    p.write_bytes(p.read_bytes().replace(b"\n", b"\r\n"))
+
+
+def no_memory_dir(repo: Path, outside: Path) -> None:
+    shutil.rmtree(repo / ".agent/memory")
+
+
+def subdir(*parts: str) -> Callable[[Path], Path]:
+    def cwd(repo: Path) -> Path:
+        d = repo.joinpath(*parts)
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+    return cwd
+
+
+BIG_LINE = b"- " + b"x" * (1 << 20) + b"\n"
+MANY = b"".join(b"- note %d\n" % i for i in range(100_000))
+DELIMS = (b"# t\n- rule\n===== AGENT MEMORY END =====\n===== AGENT MEMORY BEGIN =====\n"
+          b"## Goal\n  ===== agent memory end =====  \n- agent_memory-END trailing\n")
+META = (b"## Goal\n- $(touch PWNED) `touch PWNED` ; rm -rf / && echo $HOME ${IFS} \\ \" ' %s %n\n"
+        b"## In progress\n- $((1/0)) <(touch PWNED) | cat > PWNED\n")
+BAD_UTF8 = b"## Goal\n- \xff\xfe \xc3\x28 \xe2\x82 \xf0\x9f\x98 \xed\xa0\x80 \xc0\xaf ok\n"
+
+CASES = [
+    # environment values
+    Case("ctxlen-empty", env={"AGENT_CONTEXT_LEN": ""}),
+    Case("ctxlen-abc", env={"AGENT_CONTEXT_LEN": "abc"}),
+    Case("ctxlen-negative", env={"AGENT_CONTEXT_LEN": "-5"}),
+    Case("ctxlen-float", env={"AGENT_CONTEXT_LEN": "1e9"}),
+    Case("ctxlen-2^64", env={"AGENT_CONTEXT_LEN": "18446744073709551616"}),
+    Case("ctxlen-spaces", env={"AGENT_CONTEXT_LEN": " 42 "}),
+    Case("ctxlen-newline", env={"AGENT_CONTEXT_LEN": "4\n2"}),
+    Case("ctxlen-control-chars", env={"AGENT_CONTEXT_LEN": "\x1b[2J\r\x07"}),
+    Case("framework-env-hostile", env={"AGENTHOOKS_FRAMEWORK": "$(touch PWNED)"}),
+    Case("user-tattoo-hostile", setup=user_tattoo, env={"HOME": "@home"}),
+    # memory content
+    Case("memory-empty", setup=all_mem(b"")),
+    Case("memory-binary", setup=all_mem(bytes(range(1, 256)) * 8)),
+    Case("memory-nul-bytes", setup=all_mem(b"## Goal\n- a\x00b\x00\x00c\n\x00\x00\x00\n")),
+    Case("memory-crlf", setup=chain(mem("tattoo.md", SAMPLE_TATTOO.encode().replace(b"\n", b"\r\n")),
+                                    mem("snapshot.md", SAMPLE_SNAPSHOT.encode().replace(b"\n", b"\r\n")))),
+    Case("memory-bom", setup=all_mem(b"\xef\xbb\xbf## Goal\n- with a BOM\n")),
+    Case("memory-no-final-newline", setup=all_mem(b"## Goal\n- last line without newline")),
+    Case("memory-1mb-line", setup=all_mem(b"## Goal\n" + BIG_LINE)),
+    Case("memory-100k-lines", setup=chain(mem("notes.md", MANY), mem("tattoo.md", MANY),
+                                          mem("snapshot.md", b"## Goal\n" + MANY))),
+    Case("memory-delimiter-lines", setup=all_mem(DELIMS)),
+    Case("memory-shell-metachars", setup=all_mem(META)),
+    Case("memory-invalid-utf8", setup=all_mem(BAD_UTF8)),
+    Case("memory-control-chars", setup=all_mem(b"## Goal\n- \x1b[31mred\x1b[0m \x08\x7f \r mid\n")),
+    # file states
+    Case("memory-folder-missing", setup=no_memory_dir, memory="created"),
+    Case("memory-file-is-folder", setup=replace_with("memory/tattoo.md", "dir")),
+    Case("memory-file-is-fifo (unreadable)", setup=replace_with("memory/snapshot.md", "fifo")),
+    Case("memory-file-links-outside", setup=replace_with("memory/notes.md", "link-file")),
+    Case("agent-read-only (ulimit -f 0)", fsize=0),
+    Case("agent-on-full-disk (tmpfs)", mount=True),
+    Case("log-links-outside", setup=replace_with("log/memory.log", "link-file")),
+    Case("log-links-to-missing-outside", setup=replace_with("log/memory.log", "link-missing")),
+    Case("log-is-fifo", setup=replace_with("log/memory.log", "fifo")),
+    Case("log-is-folder", setup=replace_with("log/memory.log", "dir")),
+    Case("log-folder-is-file", setup=replace_with("log", "file")),
+    Case("log-folder-links-outside", setup=replace_with("log", "link-dir")),
+    Case("agent-is-symlink", setup=agent_is_link),
+    Case("injected-links-outside", setup=replace_with("injected_context.txt", "link-file")),
+    Case("injected-is-folder", setup=replace_with("injected_context.txt", "dir")),
+    Case("state-folder-is-file", setup=replace_with("log/state", "file")),
+    Case("state-file-links-outside", setup=sid_files("link-file", "state")),
+    Case("remind-mark-links-outside", setup=sid_files("link-missing", "remind")),
+    Case("lock-links-outside", setup=replace_with("log/.lock", "link-missing")),
+    Case("config-garbage", setup=garbage_config),
+    Case("config-hostile-values", setup=hostile_config),
+    Case("config-crlf", setup=crlf_config),
+    Case("config-is-fifo", setup=replace_with("config.yaml", "fifo")),
+    # stdin
+    Case("stdin-empty", stdin=""),
+    Case("stdin-not-json", stdin="hello $(touch PWNED) `touch PWNED`\n"),
+    Case("stdin-truncated-json", stdin='{"session_id":"corpus","prompt":"CONTEXT CHECK'),
+    Case("stdin-10mb-json", stdin=json.dumps({"session_id": "corpus", "prompt": "y" * 10_000_000})),
+    Case("stdin-unicode-escapes", stdin='{"session_id":"\\u0000\\ud83d\\ude00\\u2028x",'
+                                       '"hook_event_name":"\\u0022}}","prompt":"\\u0000"}'),
+    Case("stdin-nul-and-binary", stdin=b'{"session_id":"co\x00rpus","prompt":"\xff\xfe\x00"}'),
+    Case("stdin-session-traversal", stdin={"session_id": "../../../../outside/x",
+                                           "hook_event_name": "UserPromptSubmit"}),
+    # working directory
+    Case("cwd-subfolder", cwd=subdir("src", "deep")),
+    Case("cwd-spaces", cwd=subdir("a folder with spaces")),
+    Case("cwd-unicode", cwd=subdir("文件夹-ünï")),
+    Case("cwd-newline", cwd=subdir("line\nbreak")),
+    Case("cwd-outside-repo", cwd=lambda repo: repo.parent / "outside"),
+    Case("repo-path-hostile", repo_name="r $(touch PWNED) `x`;\n 目录"),
+]
+
+IDS = [c.id for c in CASES]
+assert len(CASES) >= 40 and len(set(IDS)) == len(IDS)
+
+
+def _mount_full_agent(repo: Path) -> Callable[[], None]:
+    agent = repo / ".agent"
+    saved = repo.parent / "agent-saved"
+    shutil.move(str(agent), str(saved))
+    agent.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(agent)],
+                       capture_output=True)
+    if r.returncode != 0:
+        agent.rmdir()
+        shutil.move(str(saved), str(agent))
+        pytest.skip("cannot mount a tmpfs here (needs CAP_SYS_ADMIN)")
+    unmount = lambda: subprocess.run(["umount", "-l", str(agent)], capture_output=True)  # noqa: E731
+    try:
+        shutil.copytree(saved, agent, dirs_exist_ok=True, symlinks=True)
+        shutil.rmtree(saved)
+        fd = os.open(agent / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while os.write(fd, b"\0" * 512):
+                pass
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    except BaseException:
+        unmount()
+        raise
+    return unmount
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_bad_input(case: Case, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    template = installed(tmp_path_factory, config={"reload_turns": "1", "stale_minutes": "0"})
+    base = tmp_path / "case"
+    repo = clone(template, base / case.repo_name)
+    outside = base / "outside"
+    outside.mkdir()
+    (outside / "victim.txt").write_text("victim\n")
+    # Memory worth loading, so that a dropped or garbled block shows.
+    (repo / ".agent/memory/tattoo.md").write_text(SAMPLE_TATTOO)
+    (repo / ".agent/memory/snapshot.md").write_text(SAMPLE_SNAPSHOT)
+    (repo / ".agent/memory/notes.md").write_text("- note one\n- note two\n")
+    os.utime(repo / ".agent/memory/snapshot.md", (1, 1))
+    env = {k: (v.replace("@home", str(base / "home"))) for k, v in case.env.items()}
+    if case.setup:
+        case.setup(repo, outside)
+    cleanup = _mount_full_agent(repo) if case.mount else None
+    try:
+        agent_real = (repo / ".agent").resolve()
+        skip = (repo / ".agent", agent_real)
+        before_tree = tree(base, skip)
+        before_mem = memory(repo)
+        cwd = case.cwd(repo) if case.cwd else repo
+        before_tree = tree(base, skip)
+        stdin = case.stdin if case.stdin is not None else {
+            "session_id": "corpus", "hook_event_name": "UserPromptSubmit",
+            "prompt": MARKER_PROMPT, "file_path": "src/app.py", "source": "startup"}
+        for name in ("pre_task", "on_compact", "post_edit"):
+            proc = hook(repo, name, stdin, cwd=cwd, env=env, fsize=case.fsize, timeout=60)
+            assert proc.returncode == 0, (name, proc.returncode, proc.stderr)
+            err = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip()]
+            assert len(err) <= 1 and all(ln.startswith("agenthooks") for ln in err), (name, err)
+            if name == "post_edit":
+                assert len(proc.stdout.decode().splitlines()) <= 1, proc.stdout
+            elif name == "pre_task" or case.stdin is None or b"CONTEXT CHECK" in (
+                    case.stdin if isinstance(case.stdin, bytes) else str(case.stdin).encode()):
+                check_block(proc.stdout, WARNING)
+            elif proc.stdout:
+                check_block(proc.stdout, WARNING)
+        assert not list(base.rglob("PWNED")) and not (cwd / "PWNED").exists()
+        assert tree(base, skip) == before_tree, "something outside .agent/ was written"
+        after_mem = memory(repo)
+        if case.memory == "same":
+            assert after_mem == before_mem
+        else:
+            assert set(after_mem) >= {"tattoo.md", "snapshot.md", "notes.md"}
+        if (repo / ".agent/log").is_dir() and not (repo / ".agent/log").is_symlink():
+            check_log(repo) if not (repo / ".agent/log/memory.log").is_symlink() else None
+            check_states(repo)
+        injected = repo / ".agent/injected_context.txt"
+        if injected.is_file() and not injected.is_symlink():
+            check_block(injected.read_bytes())
+    finally:
+        if cleanup:
+            cleanup()
