@@ -328,3 +328,21 @@ def test_log_rotates_past_its_size(land):  # type: ignore[no-untyped-def]
     run_hook(repo, "pre_task", "", env=env)
     assert (repo / ".agent/log/memory.log.1").exists()
     assert "rotated the log" in (repo / ".agent/log/memory.log").read_text()
+
+
+def test_repo_path_with_spaces_unicode_and_a_newline(tmp_path: Path) -> None:
+    parent = tmp_path / "my projects" / "ünï 中文" / "line\nbreak"
+    parent.mkdir(parents=True)
+    repo = make_repo(parent)
+    install(repo, "--framework", "claude-code")
+    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT)
+    sub = repo / "src"
+    sub.mkdir()
+    proc = run_hook(repo, "pre_task", {"session_id": "s"}, "claude-code", cwd=sub)
+    text = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "Indent with 4 spaces" in text and "stuck on error handling" in text
+    assert (repo / ".agent/injected_context.txt").exists() and not (sub / ".agent").exists()
+    stale(repo)
+    assert "last updated" in edit(repo, {}).stdout
+    assert prompt(repo, {}, "100000").stdout == ""
+    assert BEGIN in prompt(repo, {}, "1000").stdout
