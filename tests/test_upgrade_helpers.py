@@ -1,0 +1,91 @@
+"""Helpers (no tests) for the upgrade, doctor and uninstall tests: a past release,
+verdict parsing, and tree snapshots."""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from helpers import FIXTURES, cli, git
+
+V0 = FIXTURES / "templates_v0"
+VERDICT_RE = re.compile(r"^  (create|identical|update|merge|conflict|keep|skip|remove|restore)"
+                        r"\s+(\S+)(?:  \((.*)\))?$")
+
+
+def install_v0(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    proc = cli("install", "--yes", str(repo), *args, env={"AGENTHOOKS_TEMPLATES": str(V0)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def upgrade(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    proc = cli("install", "--yes", str(repo), *args)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+def verdicts(stdout: str) -> dict[str, tuple[str, str]]:
+    out = {}
+    for line in stdout.splitlines():
+        m = VERDICT_RE.match(line)
+        if m:
+            out[m.group(2)] = (m.group(1), m.group(3) or "")
+    return out
+
+
+def verdict_lines(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if VERDICT_RE.match(line)]
+
+
+def tree(repo: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file outside .git: bytes and mode."""
+    out = {}
+    for p in sorted(repo.rglob("*")):
+        if ".git" in p.relative_to(repo).parts[:1] or not p.is_file():
+            continue
+        out[p.relative_to(repo).as_posix()] = (p.read_bytes(), p.stat().st_mode & 0o777)
+    return out
+
+
+def commit_all(repo: Path, message: str = "state") -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", message)
+
+
+def assert_truthful(before: dict[str, tuple[bytes, int]], after: dict[str, tuple[bytes, int]],
+                    stdout: str) -> None:
+    """Each printed verdict matches what happened on disk."""
+    for path, (verdict, note) in verdicts(stdout).items():
+        was = before.get(path)
+        now = after.get(path)
+        where = f"{verdict} {path} ({note})"
+        if path.endswith("/"):
+            continue
+        if verdict == "create":
+            assert was is None and now is not None, where
+        elif verdict in ("identical", "keep"):
+            assert was == now, where
+        elif verdict == "update":
+            assert now is not None and was is not None and was != now, where
+        elif verdict == "merge":
+            assert now is not None and was is not None and was[0] != now[0], where
+            assert b"<<<<<<<" not in now[0], where
+        elif verdict == "conflict":
+            side = path + ".agenthooks-new"
+            if "marked in place" in note:
+                assert now is not None and b"<<<<<<< " in now[0], where
+            elif "new version in" in note:
+                assert was == now and side in after, where
+            else:
+                assert was == now, where
+        elif verdict == "skip":
+            if "moved to" in note:
+                assert after.get(path + ".legacy", (None,))[0] == was[0], where
+                assert now is not None and now != was, where
+            else:
+                assert was == now, where
+        elif verdict == "remove":
+            assert was is not None and now is None, where
+        elif verdict == "restore":
+            assert now is not None, where
