@@ -61,9 +61,8 @@ def merged_text(text: str) -> str:
         lines.append(f"read: [{ENTRY}]\n")
     else:
         rest = _READ_RE.match(lines[idx].rstrip("\r\n")).group(1)  # type: ignore[union-attr]
-        value, _, comment = rest.partition(" #")
-        value = value.strip()
-        comment = f" #{comment}" if _ else ""
+        m = re.match(r"^(.*?)([ \t]+#.*)?$", rest)
+        value, comment = m.group(1).strip(), m.group(2) or ""  # type: ignore[union-attr]
         if value.startswith("[") and value.endswith("]"):
             inner = value[1:-1].strip()
             new = f"[{inner}, {ENTRY}]" if inner else f"[{ENTRY}]"
@@ -112,6 +111,11 @@ def removed_text(text: str) -> str | None:
             line = f"read:{value}\n"
         out.append(line)
     result = "".join(out)
+    data2 = _parse(result)
+    if isinstance(data2, dict) and "read" in data2 and data2["read"] is None:
+        # Our item was the only one of a block list: the bare `read:` goes too.
+        result = "".join(ln for ln in result.splitlines(keepends=True)
+                         if not re.match(r"^read[ \t]*:[ \t]*$", ln.rstrip("\r\n")))
     if not result.strip() or _parse(result) in ({}, None):
         return None
     return result
