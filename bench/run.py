@@ -82,7 +82,11 @@ def interleave(variants: dict[str, Variant], warmup: int,
                 v.setup()
             ns, cpu, rc = spawn(v.argv, v.stdin, v.cwd, v.env)
             if rc != 0:
-                raise SystemExit(f"bench: {name} exited {rc}: {' '.join(v.argv)}")
+                with open(v.stdin, "rb") as f:
+                    again = subprocess.run(v.argv, stdin=f, cwd=v.cwd, env=v.env,
+                                           capture_output=True, text=True)
+                raise SystemExit(f"bench: {name} exited {rc}: {' '.join(v.argv)}\n"
+                                 f"{again.stdout[-1500:]}{again.stderr[-1500:]}")
             if r >= warmup:
                 samples[name].append((ns, cpu))
     os.chdir(ROOT)
@@ -601,26 +605,53 @@ def bench_installer(lab: Lab, t: Table, args: argparse.Namespace, details: dict)
         "pre-commit": importtime([sys.executable, "-X", "importtime", str(PRECOMMIT), "install"],
                                  env, lab, cwd=lab.tmp / "installs" / "profile-pc"),
     }
+    prof_repo = lab.tmp / "installs" / "profile-cprofile"
+    git_init(prof_repo)
+    proc = subprocess.run([sys.executable, str(BENCH / "profile_install.py"), str(prof_repo)],
+                          env=env, capture_output=True, text=True)
+    try:
+        details["installer_cprofile"] = json.loads(proc.stderr.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        details["installer_cprofile"] = {"error": proc.stderr[-2000:]}
     if r > 1.2:
+        cp = details["installer_cprofile"]
+        if "phases_s" in cp:
+            phases = ", ".join(f"{k} {v * 1000:.0f}" for k, v in
+                               sorted(cp["phases_s"].items(), key=lambda x: -x[1]))
+            gits = {}
+            for g in cp["git"]:
+                gits[g] = gits.get(g, 0) + 1
+            t.notes.append(f"agenthooks install under cProfile ({cp['total_s'] * 1000:.0f} ms, "
+                           f"inflated by the profiler), cumulative ms: {phases}")
+            t.notes.append(f"agenthooks install spawns {len(cp['git'])} git processes: "
+                           + ", ".join(f"{k} x{v}" for k, v in gits.items()))
         for tool in ("agenthooks", "pre-commit"):
             prof = details["installer_profile"][tool]
-            top = ", ".join(f"{n} {ms:.0f} ms" for n, ms in prof["top"][:6])
-            t.notes.append(f"{tool}: {prof['total_ms']:.0f} ms in top-level imports "
-                           f"(python -X importtime, one run): {top}")
+            top = ", ".join(f"{n} {ms:.0f}" for n, ms in prof["top"][:7])
+            t.notes.append(f"{tool} imports, ms of self time per package (python -X importtime, "
+                           f"one run): {prof['total_ms']:.0f} in all: {top}")
 
 
 def importtime(argv: list[str], env: dict[str, str], lab: Lab, cwd: Path | None = None) -> dict:
-    """Top-level imports by cumulative time (ms) of one run, and their total."""
+    """One run under python -X importtime: self time (ms) summed per distribution's top-level
+    package (the standard library as one group), and the heaviest single imports."""
     repo = cwd or Path(argv[-1])
     git_init(repo)
     proc = subprocess.run(argv, cwd=repo, env=env, capture_output=True, text=True)
-    top = []
+    groups: dict[str, float] = {}
+    heavy = []
     for line in proc.stderr.splitlines():
         m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \| ( *)(\S+)", line)
-        if m and m.group(3) == "":
-            top.append((m.group(4), int(m.group(2)) / 1000))
-    top.sort(key=lambda x: -x[1])
-    return {"total_ms": sum(ms for _, ms in top), "top": top[:15]}
+        if not m:
+            continue
+        name, self_ms, cum_ms = m.group(4), int(m.group(1)) / 1000, int(m.group(2)) / 1000
+        top = name.split(".")[0]
+        key = "stdlib" if top.lstrip("_") in sys.stdlib_module_names or top in sys.stdlib_module_names else top
+        groups[key] = groups.get(key, 0.0) + self_ms
+        heavy.append((name, cum_ms, len(m.group(3)) // 2))
+    top = sorted(groups.items(), key=lambda x: -x[1])
+    return {"total_ms": sum(groups.values()), "top": top,
+            "heaviest": sorted(heavy, key=lambda x: -x[1])[:25]}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -673,9 +704,15 @@ def main() -> int:
         "awk": os.path.realpath(shutil.which("awk") or "awk"),
         "runs": args.runs, "warmup": args.warmup, "agents": args.agents, "loops": args.loops,
         "framework": FRAMEWORK, "platform": "linux",
+        "commit": subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                 capture_output=True, text=True).stdout.strip(),
+        "templates_modified": bool(subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--", "templates"],
+            capture_output=True, text=True).stdout.strip()),
     }
     print(f"agenthooks bench: {meta['cpus']} CPUs, bash {meta['bash']}, awk={meta['awk']}; "
-          f"{args.runs} interleaved runs after {args.warmup} warm-up per figure; {elapsed:.0f} s")
+          f"{args.runs} interleaved runs after {args.warmup} warm-up per figure; {elapsed:.0f} s; "
+          f"commit {meta['commit']}{' + uncommitted template edits' if meta['templates_modified'] else ''}")
     print(table.render())
     fails = [r["figure"] for r in table.rows if r["result"] == "FAIL"]
     print(f"\n{len(fails)} of {sum(1 for r in table.rows if r['result'] != 'info')} targets failed"
