@@ -25,6 +25,7 @@ STATE_RE = re.compile(r"^v1 \d+ \d+ \S+ \S+ \d+$")
 # A prompt that carries a default summary marker: on_compact reloads on it.
 MARKER_PROMPT = "CONTEXT CHECKPOINT COMPACTION: summary follows"
 
+BASH = shutil.which("bash") or "/bin/bash"
 _TEMPLATES: dict[tuple[str, ...], Path] = {}
 
 
@@ -81,7 +82,7 @@ def hook(repo: Path, name: str, stdin: Any = "", *args: str, cwd: Path | None = 
 
         def pre() -> None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    return subprocess.run(["bash", str(script), *args], input=data, cwd=cwd or repo,
+    return subprocess.run([BASH, str(script), *args], input=data, cwd=cwd or repo,
                           capture_output=True, env=full, timeout=timeout, preexec_fn=pre)
 
 
@@ -165,3 +166,60 @@ def wait_gone(path: Path, seconds: float) -> None:
     end = time.monotonic() + seconds
     while path.exists() and time.monotonic() < end:
         time.sleep(0.05)
+
+
+LOCK_PLATFORMS = {"flock": "linux", "portable": "macos"}
+NEEDED_TOOLS = ("awk", "mv", "rm", "mkdir", "tail", "find", "date", "sleep", "cat")
+
+
+def no_flock_path(dest: Path) -> str:
+    """A PATH like macOS: the tools the hooks use, BSD-style stat, and no flock."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for tool in NEEDED_TOOLS:
+        found = shutil.which(tool)
+        assert found, tool
+        link = dest / tool
+        if not link.exists():
+            link.symlink_to(found)
+    gnu_stat = shutil.which("stat")
+    shim = dest / "stat"
+    shim.write_text("#!/bin/sh\n# BSD stat -f %m FILE, answered by GNU stat\n"
+                    f'[ "$1" = -f ] && shift 2\nexec {gnu_stat} -c %Y "$@"\n')
+    shim.chmod(0o755)
+    assert shutil.which("flock", path=str(dest)) is None
+    return str(dest)
+
+
+def lock_env(lock: str, tmp: Path) -> dict[str, str]:
+    return {"PATH": no_flock_path(tmp / "macos-bin")} if lock == "portable" else {}
+
+
+def replace_atomic(path: Path, data: bytes, mtime: float | None = None) -> None:
+    """Write a sibling temp file and rename it over path, as editors do."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.swp")
+    tmp.write_bytes(data)
+    if mtime is not None:
+        os.utime(tmp, (mtime, mtime))
+    os.replace(tmp, path)
+
+
+def expected_renders(template: Path, scratch: Path, versions: list[dict[str, bytes]],
+                     env: dict[str, str] | None = None) -> dict[str, set[bytes]]:
+    """Every complete block each hook can publish, for every mix of memory versions."""
+    out: dict[str, set[bytes]] = {"pre_task": set(), "on_compact": set()}
+    repo = clone(template, scratch)
+    names = sorted({n for v in versions for n in v})
+    combos: list[dict[str, bytes]] = [{}]
+    for n in names:
+        options = sorted({v[n] for v in versions if n in v})
+        combos = [{**c, n: o} for c in combos for o in options]
+    for i, combo in enumerate(combos):
+        for n, data in combo.items():
+            (repo / ".agent/memory" / n).write_bytes(data)
+        pre = hook(repo, "pre_task", {"session_id": f"x{i}", "source": "startup"}, env=env)
+        on = hook(repo, "on_compact", {"session_id": f"x{i}", "prompt": MARKER_PROMPT}, env=env)
+        assert pre.returncode == 0 and on.returncode == 0
+        out["pre_task"].add(pre.stdout)
+        out["on_compact"].add(on.stdout)
+        assert (repo / ".agent/injected_context.txt").read_bytes() == on.stdout
+    return out
