@@ -57,6 +57,11 @@ def _fail(message: str, hint: str | None = None) -> None:
         sys.stderr.write(f"hint: {hint}\n")
 
 
+# typer >= 0.23 vendors click without click.exceptions.Exit / Abort: name what exists.
+_EXIT = tuple({typer.Exit, *filter(None, [getattr(click.exceptions, "Exit", None)])})
+_ABORT = tuple({typer.Abort, *filter(None, [getattr(click.exceptions, "Abort", None)])})
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every failure is one line on stderr and an exit code."""
     try:
@@ -64,16 +69,19 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         _fail(str(exc), exc.hint)
         return exc.code
-    except (typer.Exit, click.exceptions.Exit) as exc:
+    except _EXIT as exc:
         return exc.exit_code
-    except (typer.Abort, click.exceptions.Abort):
+    except _ABORT:
         _fail("interrupted: nothing was written")
         return 130
     except KeyboardInterrupt:
         _fail("interrupted: nothing was written")
         return 130
     except click.ClickException as exc:
-        exc.show()
+        # One line, as for every other error: click's usage banner is left to --help.
+        ctx = getattr(exc, "ctx", None)
+        path = ctx.command_path if ctx is not None else "agenthooks"
+        _fail(" ".join(exc.format_message().split()), f"run '{path} --help'")
         return exc.exit_code
     except OSError as exc:
         _fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
