@@ -91,8 +91,8 @@ def _manifest(root: Path, data: dict[str, Any]) -> list[Check]:
 def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
     old = []
     for rel, rec in sorted(data.get("files", {}).items()):
-        if not isinstance(rec, dict):
-            continue
+        if not isinstance(rec, dict) or manifest.kind(rec) == "config":
+            continue  # config.yaml is judged by its version: line below
         current = render.TEMPLATE_REVS.get(str(rec.get("template", "")))
         if current is not None and isinstance(rec.get("rev"), int) and rec["rev"] < current:
             old.append(rel)

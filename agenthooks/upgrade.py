@@ -254,11 +254,17 @@ def _config_step(pf: PlannedFile, path: Path, cur: bytes | None, rec: dict[str, 
                             "agenthooks knows: left as is")), keep_rec
     if migrated == text:
         return Step(Verdict("keep", pf.path, f"yours; already migrated (version {new_v})")), keep_rec
+    if rec is not None and manifest.is_pristine(cur, rec):
+        # Our own render, migrated by us: still pristine.
+        keep_rec = dict(manifest.record(migrated.encode("utf-8"), pf.template, record["rev"],
+                                        pf.mode, "config"))
+    else:
+        keep_rec = dict(keep_rec, rev=record["rev"])
     what = f"added {', '.join(added)}; " if added else ""
     note = f"migrated version {old_v} -> {new_v}: {what}your values and comments kept"
     return Step(Verdict("update", pf.path, note),
                 writes=[(path, migrated.encode("utf-8"), (path.stat().st_mode & 0o777))],
-                touches_edits=True), keep_rec
+                touches_edits=rec is None or not manifest.is_pristine(cur, rec)), keep_rec
 
 
 def classify(
@@ -325,8 +331,9 @@ def classify(
             if cur == new:
                 steps.append(Step(Verdict("identical", pf.path)))
             else:
+                edited = rec is None or not manifest.is_pristine(cur, rec)
                 steps.append(Step(Verdict("update", pf.path, "our entries refreshed, yours kept"),
-                                  writes=[(path, new, pf.mode)], touches_edits=True))
+                                  writes=[(path, new, pf.mode)], touches_edits=edited))
             continue
         if cur == new:
             records[pf.path] = record

@@ -1,0 +1,101 @@
+"""agenthooks doctor: healthy installs exit 0, each kind of damage exits 1 and says how to fix it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import cli, install, make_repo
+from test_upgrade_helpers import install_v0, tree
+
+
+def doctor(repo: Path, *args: str):  # type: ignore[no-untyped-def]
+    proc = cli("doctor", str(repo), *args)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+def statuses(repo: Path) -> dict[str, tuple[str, str]]:
+    proc = doctor(repo, "--json")
+    data = json.loads(proc.stdout)
+    assert data["healthy"] == (proc.returncode == 0)
+    return {c["name"]: (c["status"], c["message"]) for c in data["checks"]}
+
+
+def test_fresh_install_is_healthy_and_doctor_writes_nothing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code")
+    before = tree(repo)
+    proc = doctor(repo)
+    assert proc.returncode == 0, proc.stdout
+    assert "healthy" in proc.stdout.splitlines()[-1]
+    s = statuses(repo)
+    assert s["framework claude-code"][0] == "ok"
+    assert s["config.yaml"][0] == "ok" and s["bash"][0] == "ok"
+    assert tree(repo) == before
+
+
+def test_not_installed(tmp_path: Path) -> None:
+    proc = doctor(make_repo(tmp_path))
+    assert proc.returncode == 1 and "run agenthooks install" in proc.stdout
+
+
+def test_hook_not_executable_or_missing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    (repo / ".agent/hooks/post_edit.sh").chmod(0o644)
+    (repo / ".agent/hooks/on_compact.sh").unlink()
+    s = statuses(repo)
+    assert s["hook post_edit.sh"][0] == "fail" and "chmod +x" in s["hook post_edit.sh"][1]
+    assert s["hook on_compact.sh"][0] == "fail" and "--restore" in s["hook on_compact.sh"][1]
+
+
+def test_edited_hook_is_ok_but_conflict_markers_fail(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    hook = repo / ".agent/hooks/pre_task.sh"
+    hook.write_text(hook.read_text() + "# mine\n")
+    s = statuses(repo)
+    assert s["hook pre_task.sh"][0] == "ok" and "edited by you" in s["hook pre_task.sh"][1]
+    hook.write_text(hook.read_text() + "<<<<<<< x\n=======\n>>>>>>> agenthooks (new)\n")
+    assert statuses(repo)["hook pre_task.sh"][0] == "fail"
+
+
+def test_old_templates_say_run_install(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install_v0(repo)
+    proc = doctor(repo)
+    assert proc.returncode == 1
+    assert "run agenthooks install to upgrade" in proc.stdout
+    install(repo)
+    assert doctor(repo).returncode == 0
+
+
+def test_config_the_hooks_cannot_read(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    cfg = repo / ".agent/config.yaml"
+    cfg.write_text(cfg.read_text().replace("notes_count: 5", "notes_count: many"))
+    status, message = statuses(repo)["config.yaml"]
+    assert status == "fail" and "notes_count" in message
+    cfg.write_text("notes_count: [broken\n")
+    assert statuses(repo)["config.yaml"][0] == "fail"
+
+
+def test_registration_missing_or_pointing_nowhere(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code")
+    settings = repo / ".claude/settings.json"
+    settings.write_text('{"model": "opus"}\n')
+    assert statuses(repo)["framework claude-code"][0] == "fail"
+    install(repo, "--allow-dirty")
+    (repo / ".agent/hooks/post_edit.sh").unlink()
+    status, message = statuses(repo)["framework claude-code"]
+    assert status == "fail" and "post_edit.sh, which is missing" in message
+
+
+def test_broken_manifest_is_one_fail_line(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    (repo / ".agent/.agenthooks.json").write_text("{nope")
+    proc = doctor(repo)
+    assert proc.returncode == 1 and "manifest" in proc.stdout
