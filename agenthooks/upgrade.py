@@ -264,7 +264,7 @@ def _config_step(pf: PlannedFile, path: Path, cur: bytes | None, rec: dict[str, 
     note = f"migrated version {old_v} -> {new_v}: {what}your values and comments kept"
     return Step(Verdict("update", pf.path, note),
                 writes=[(path, migrated.encode("utf-8"), (path.stat().st_mode & 0o777))],
-                touches_edits=rec is None or not manifest.is_pristine(cur, rec)), keep_rec
+                touches_edits=rec is not None and not manifest.is_pristine(cur, rec)), keep_rec
 
 
 def classify(
@@ -331,7 +331,8 @@ def classify(
             if cur == new:
                 steps.append(Step(Verdict("identical", pf.path)))
             else:
-                edited = rec is None or not manifest.is_pristine(cur, rec)
+                # First contact with the file: nothing of ours to protect yet.
+                edited = rec is not None and not manifest.is_pristine(cur, rec)
                 steps.append(Step(Verdict("update", pf.path, "our entries refreshed, yours kept"),
                                   writes=[(path, new, pf.mode)], touches_edits=edited))
             continue
