@@ -105,13 +105,12 @@ class Project:
             assert n == 1, f"{key} not found in .agent/config.yaml:\n{doc}"
         path.write_text(doc, encoding="utf-8")
 
-    def run_hook(self, hook: str, payload: dict) -> subprocess.CompletedProcess[str]:
-        """Run a rendered hook the way the framework's registration does."""
-        return subprocess.run(
-            ["bash", str(self.agent / "hooks" / f"{hook}.sh"), self.framework],
-            input=json.dumps(payload), cwd=self.repo, capture_output=True, text=True,
-            timeout=30, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                             "HOME": str(self.repo.parent / "home")})
+
+def transcript_file(root: Path, pattern: str) -> str:
+    """The text of the one transcript the CLI wrote under root."""
+    found = sorted(root.rglob(pattern))
+    assert len(found) == 1, f"{pattern} under {root}: {found}"
+    return found[0].read_text(encoding="utf-8")
 
 
 def _commands(doc: dict, event: str) -> list[str]:
@@ -209,6 +208,9 @@ def test_claude_memory_and_reminder(clis: C.CLIs, sandbox: C.Sandbox,
 
 def test_claude_manual_compact_reloads_memory(clis: C.CLIs, sandbox: C.Sandbox,
                                               mock_api: MockAPI) -> None:
+    # Headless Claude Code 2.1.197 does not auto-compact (the mock's huge usage and
+    # CLAUDE_AUTOCOMPACT_PCT_OVERRIDE are ignored), so this is a manual /compact:
+    # PreCompact, the summary request, then SessionStart(compact).
     project = install(sandbox, "claude-code")
     mock_api.script("claude", [write("app.py", "x = 1\n"), text("Wrote app.py."),
                                text("Second answer.")])
@@ -247,6 +249,10 @@ def test_claude_context_drop_from_transcript(clis: C.CLIs, sandbox: C.Sandbox,
 
     assert project.log_matching(
         "on_compact", "compaction detected (context length dropped 120000 -> 3000)"), project.log()
+    # The numbers came from the transcript Claude Code wrote (the CLI env has no
+    # AGENT_CONTEXT_LEN): its assistant records carry the usage the mock reported.
+    transcript = transcript_file(sandbox.home / ".claude" / "projects", f"{sid}.jsonl")
+    assert '"input_tokens":120000' in transcript and '"input_tokens":3000' in transcript
     last = mock_api.main_requests("claude")[-1]
     assert RELOADED in last
     assert_memory(last, "Claude request after the drop")
@@ -316,6 +322,9 @@ def test_codex_context_drop_from_transcript(clis: C.CLIs, sandbox: C.Sandbox,
 
     assert project.log_matching(
         "on_compact", "compaction detected (context length dropped 120000 -> 3000)"), project.log()
+    # The numbers came from the rollout file (the CLI env has no AGENT_CONTEXT_LEN).
+    transcript = transcript_file(sandbox.home / ".codex" / "sessions", f"rollout-*{sid}.jsonl")
+    assert re.search(r'"last_token_usage":\{"input_tokens":3000\b', transcript), transcript[-3000:]
     last = mock_api.main_requests("codex")[-1]
     assert RELOADED in last
     assert_memory(last, "Codex request after the drop")
