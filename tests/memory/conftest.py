@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, write_memory
 
@@ -18,9 +19,3 @@ def repo(tmp_path: Path) -> Path:
                  notes="# Scratch notes\n- redis runs on 6380 locally\n")
     return r
 
-
-def tree(root: Path) -> dict[str, tuple[bytes, int]]:
-    """Every file under root with its bytes and mtime, for 'nothing was written' checks."""
-    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted(root.rglob("*"))
-            if p.is_file() and not str(p.relative_to(root)).startswith(".git/")}

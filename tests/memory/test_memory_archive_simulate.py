@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import tree
+from memory_support import tree
 from helpers import SAMPLE_SNAPSHOT, cli, log_lines, run_hook, write_memory
 
 

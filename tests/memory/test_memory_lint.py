@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import tree
+from memory_support import tree
 from helpers import ROOT, cli, git, install, make_repo, write_memory
 
 from agenthooks.memory import lint, parse

@@ -5,7 +5,7 @@ import json
 import re
 from pathlib import Path
 
-from conftest import tree
+from memory_support import tree
 from helpers import cli, install, log_lines, make_repo, run_hook, write_memory
 
 from agenthooks.memory import parse
