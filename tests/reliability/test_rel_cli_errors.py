@@ -1,0 +1,109 @@
+"""CLI error paths: every bad input of every command (discovered from `agenthooks --help`,
+so new commands are covered too) exits non-zero with one clear line (plus at most one
+`hint:` line), never a traceback, and writes nothing; `--help` of every command works."""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from reliability_support import tree
+
+from helpers import cli, git
+
+
+def commands() -> list[str]:
+    out = cli("--help").stdout
+    section = out.split("Commands:", 1)[1]
+    return re.findall(r"(?m)^  ([a-z][a-z-]*)\s", section)
+
+
+COMMANDS = commands()
+
+
+def check_error(proc: subprocess.CompletedProcess[str]) -> None:
+    assert proc.returncode != 0, proc.stdout
+    assert "Traceback" not in proc.stderr + proc.stdout
+    err = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert 1 <= len(err) <= 2, err
+    assert err[0].startswith("agenthooks: "), err
+    assert all(ln.startswith("hint: ") for ln in err[1:]), err
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    r = tmp_path / "repo"
+    r.mkdir()
+    git(r, "init", "-q")
+    (tmp_path / "a-file").write_text("x\n")
+    return r
+
+
+def test_commands_are_discovered() -> None:
+    assert "install" in COMMANDS and len(COMMANDS) >= 1
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_and_usage_errors(command: str, repo: Path, tmp_path: Path) -> None:
+    before = tree(tmp_path)
+    h = cli(command, "--help", cwd=repo)
+    assert h.returncode == 0 and "Usage:" in h.stdout and not h.stderr, h.stderr
+    check_error(cli(command, "--no-such-option", cwd=repo))
+    usage = h.stdout.split("\n", 1)[0]
+    if "DIR" in usage:
+        for bad in (tmp_path / "missing", tmp_path / "a-file", tmp_path / "a-file" / "sub"):
+            check_error(cli(command, str(bad), cwd=repo))
+    assert tree(tmp_path) == before
+
+
+BAD_INSTALL = {
+    "unknown-framework": ["--framework", "vim"],
+    "unknown-platform": ["--platform", "windows"],
+    "unknown-lang": ["--lang", "fr"],
+    "budget-abc": ["--budget", "abc"],
+    "budget-negative": ["--budget", "-5"],
+    "budget-huge": ["--budget", "18446744073709551616"],
+    "budget-float": ["--budget", "1e9"],
+    "budget-empty": ["--budget", ""],
+    "budget-missing-value": ["--budget"],
+    "conflict-bad": ["--conflict", "both"],
+}
+
+
+@pytest.mark.parametrize("args", BAD_INSTALL.values(), ids=BAD_INSTALL.keys())
+def test_install_bad_flags(args: list[str], repo: Path, tmp_path: Path) -> None:
+    before = tree(tmp_path)
+    check_error(cli("install", "--yes", str(repo), *args))
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("case", ["config-invalid-yaml", "config-not-mapping",
+                                  "manifest-invalid-json", "manifest-not-object",
+                                  "dir-read-only-mount"])
+def test_install_bad_state(case: str, repo: Path, tmp_path: Path) -> None:
+    agent = repo / ".agent"
+    agent.mkdir()
+    if case == "config-invalid-yaml":
+        (agent / "config.yaml").write_text("budget_tokens: [1, 2\n  : : :\n")
+    elif case == "config-not-mapping":
+        (agent / "config.yaml").write_text("- a\n- b\n")
+    elif case == "manifest-invalid-json":
+        (agent / ".agenthooks.json").write_text('{"files": {')
+    elif case == "manifest-not-object":
+        (agent / ".agenthooks.json").write_text("[1, 2]\n")
+    else:
+        # Root ignores chmod: a read-only tmpfs is what really refuses writes.
+        agent.rmdir()
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(repo)],
+                           capture_output=True)
+        if r.returncode != 0:
+            pytest.skip("cannot mount a read-only tmpfs here")
+    try:
+        before = tree(tmp_path)
+        check_error(cli("install", "--yes", str(repo)))
+        assert tree(tmp_path) == before
+    finally:
+        if case == "dir-read-only-mount":
+            subprocess.run(["umount", "-l", str(repo)], capture_output=True)
