@@ -52,11 +52,26 @@ def _awkstr(value: str) -> str:
     return '"' + body.replace("'", "\\047") + '"'
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates cached per user: compiling them is most of an install's time.
+    Entries are keyed by the template source's checksum, so an upgrade never reads stale ones."""
+    import os
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = os.path.join(base, "agenthooks", "jinja")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(path)
+
+
 @lru_cache(maxsize=None)
 def environment(root: str | None = None) -> jinja2.Environment:
     env = jinja2.Environment(
         # An overriding root (a past release, in tests) falls back to ours for newer files.
         loader=jinja2.FileSystemLoader([root, str(templates_dir())] if root else str(templates_dir())),
+        bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,

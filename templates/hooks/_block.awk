@@ -97,6 +97,8 @@ function build(   i, k, key, any) {
   add({{ msg.intro|awkstr }})
   if (ENVIRON["AH_NOTICE"] != "") add(ENVIRON["AH_NOTICE"])
   add("## " {{ msg.rules|awkstr }})
+  rcut = ucut + pcut + uextra + pextra
+  if (rcut > 0) add(sprintf({{ msg.tattoo_cut|awkstr }}, rcut, nut + uextra + ntat + pextra))
   if (nut > 0) {
     add("### " {{ msg.user_rules|awkstr }})
     for (i = 1; i <= nut - ucut; i++) add(UT[i])
@@ -104,38 +106,40 @@ function build(   i, k, key, any) {
   }
   if (ntat == 0) add({{ msg.no_rules|awkstr }})
   for (i = 1; i <= ntat - pcut; i++) add(TT[i])
-  if (ucut + pcut > 0) add(sprintf({{ msg.tattoo_cut|awkstr }}, ucut + pcut))
-  if (tover) add({{ msg.tattoo_over|awkstr }})
-  base = T
   add("## " {{ msg.snapshot|awkstr }})
-  any = 0
+  any = 0; gone = 0
   for (k = 1; k <= 3; k++) {
     key = order[k]
     if (SN[key] == 0) continue
     any = 1
+    # A section cut to nothing loses its heading too: one marker says what is missing.
+    if (keep[key] == 0) { gone += SN[key]; continue }
     add("### " (key in HEAD ? HEAD[key] : key))
     for (i = 1; i <= keep[key]; i++) add(S[key, i])
     if (keep[key] < SN[key]) add(sprintf({{ msg.snapshot_cut|awkstr }}, SN[key] - keep[key]))
   }
+  if (gone > 0) add(sprintf({{ msg.snapshot_cut|awkstr }}, gone))
   if (!any) add({{ msg.no_snapshot|awkstr }})
   if (nnotes > 0 && nn > 0) {
-    add("## " sprintf({{ msg.notes|awkstr }}, shown - cut_n, nn))
-    for (i = first + cut_n; i <= nn; i++) add(R[i % nnotes])
+    if (cut_n < shown) {
+      add("## " sprintf({{ msg.notes|awkstr }}, shown - cut_n, nn))
+      for (i = first + cut_n; i <= nn; i++) add(R[i % nnotes])
+    }
     if (cut_n > 0) add(sprintf({{ msg.notes_cut|awkstr }}, cut_n))
   }
   add("---")
   add({{ msg.footer|awkstr }})
   add(END_DELIM)
 }
-# One more cut, in order: oldest note, key decisions, goal, in progress; then, for the
-# character cap only, user rules before project rules. Returns 0 when nothing is left.
+# One more cut, in order: oldest note, key decisions, goal, in progress; rules only when
+# nothing else is left, user rules before project rules, and never silently (build()
+# puts a warning first). Returns 0 when nothing is left to cut.
 function cut1(   k, key) {
   if (cut_n < shown) { drop(R[(first + cut_n) % nnotes]); cut_n++; return 1 }
   for (k = 1; k <= 3; k++) {
     key = cutk[k]
     if (keep[key] > 0) { drop(S[key, keep[key]]); keep[key]--; cut_s++; return 1 }
   }
-  if (C <= 9500) return 0
   if (ucut < nut) { drop(UT[nut - ucut]); ucut++; return 1 }
   if (pcut < ntat) { drop(TT[ntat - pcut]); pcut++; return 1 }
   return 0
@@ -148,17 +152,26 @@ BEGIN {
   budget += 0
   nnotes += 0
   nut = 0; ntat = 0; nn = 0; tl = 0; sl = 0; redacted = 0
+  uchars = 0; pchars = 0; uextra = 0; pextra = 0
 }
 FNR == 1 {
   incomment = 0
   sec = ""
   sub(/^\357\273\277/, "")
 }
+# Lines past what the 10,000-character cap could ever show are counted, not cleaned.
 K == "utat" || K == "tat" {
   if (K == "tat") tl++
   if (skip($0) || $0 ~ /^#[ \t]/) next
-  if (K == "utat") UT[++nut] = clean($0, "~/.agent/memory/tattoo.md")
-  else TT[++ntat] = clean($0, ".agent/memory/tattoo.md:" FNR)
+  if (K == "utat") {
+    if (uchars > 10000) { uextra++; next }
+    UT[++nut] = clean($0, "~/.agent/memory/tattoo.md")
+    uchars += nch(UT[nut])
+  } else {
+    if (pchars > 10000) { pextra++; next }
+    TT[++ntat] = clean($0, ".agent/memory/tattoo.md:" FNR)
+    pchars += nch(TT[ntat])
+  }
   next
 }
 K == "snap" {
@@ -174,14 +187,19 @@ K == "snap" {
     next
   }
   if ($0 ~ /^#[ \t]/) { sec = ""; next }
-  if (sec == "goal" || sec == "progress" || sec == "decisions")
-    S[sec, ++SN[sec]] = clean($0, ".agent/memory/snapshot.md:" FNR)
+  if (sec == "goal" || sec == "progress" || sec == "decisions") {
+    SN[sec]++
+    if (SC[sec] > 10000) next
+    S[sec, ++SK[sec]] = clean($0, ".agent/memory/snapshot.md:" FNR)
+    SC[sec] += nch(S[sec, SK[sec]])
+  }
   next
 }
 K == "notes" {
   if (skip($0) || $0 ~ /^#/) next
   nn++
-  if (nnotes > 0) R[nn % nnotes] = clean($0, ".agent/memory/notes.md:" FNR)
+  # Only the latest few are shown: keep them raw, clean them once at the end.
+  if (nnotes > 0) { R[nn % nnotes] = $0; RL[nn % nnotes] = FNR }
   next
 }
 END {
@@ -189,17 +207,19 @@ END {
   cutk[1] = "decisions"; cutk[2] = "goal"; cutk[3] = "progress"
   shown = nn < nnotes ? nn : nnotes
   first = nn - shown + 1
-  for (k = 1; k <= 3; k++) keep[order[k]] = SN[order[k]] + 0
-  cut_n = 0; cut_s = 0; ucut = 0; pcut = 0; tover = 0
+  for (i = first; i <= nn; i++) R[i % nnotes] = clean(R[i % nnotes], ".agent/memory/notes.md:" RL[i % nnotes])
+  for (k = 1; k <= 3; k++) keep[order[k]] = SK[order[k]] + 0
+  cut_n = 0; ucut = 0; pcut = 0
   build()
   if (over()) {
-    # Rules are never cut to meet the token budget: say so instead.
-    if (base > budget) tover = 1
     while (over() && cut1()) ;
     build()
     # The cut markers themselves cost a little: settle with a few more single cuts.
     for (pass = 0; pass < 1000 && over() && cut1(); pass++) build()
   }
+  cut_s = 0
+  for (k = 1; k <= 3; k++) cut_s += SN[order[k]] - keep[order[k]]
+  tover = ucut + pcut + uextra + pextra
   lb = 0
   if (ENVIRON["AH_LOGF"] != "") {
     while ((getline line < ENVIRON["AH_LOGF"]) > 0) lb += length(line) + 1

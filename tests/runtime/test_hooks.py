@@ -98,15 +98,23 @@ def test_budget_cuts_notes_first_then_snapshot_and_says_so(land):  # type: ignor
     assert m and int(m.group(1)) <= 300
 
 
-def test_tattoo_over_budget_is_injected_whole_with_a_warning(land):  # type: ignore[no-untyped-def]
+def test_rules_are_cut_last_and_never_silently(land):  # type: ignore[no-untyped-def]
     repo, env = land
     rules = "".join(f"- rule {i}: always do the thing number {i} properly\n" for i in range(60))
     write_memory(repo, tattoo=rules)
-    (repo / ".agent/config.yaml").write_text("budget_tokens: 100\n")
+    (repo / ".agent/config.yaml").write_text("budget_tokens: 300\n")
     block = block_of(run_hook(repo, "pre_task", "", env=env).stdout)
-    assert all(f"rule {i}:" in block for i in range(60))
-    assert "the rules alone are over the token budget" in block
-    assert "WARNING tattoo alone is over the budget" in log_lines(repo)[-1]
+    shown = [i for i in range(60) if f"rule {i}:" in block]
+    assert shown == list(range(len(shown))) and 5 < len(shown) < 60  # cut from the bottom
+    warning = f"{60 - len(shown)} of 60 rules are left out"
+    # The warning comes first, before any rule, and points at the full file.
+    assert block.index(warning) < block.index("rule 0:")
+    assert "READ .agent/memory/tattoo.md NOW" in block
+    # Everything else was cut before any rule.
+    assert "stuck on error handling" not in block and "- note 8" not in block
+    assert "WARNING" in log_lines(repo)[-1] and "rules left out" in log_lines(repo)[-1]
+    m = re.search(r"~(\d+) tokens of 300", log_lines(repo)[-1])
+    assert m and int(m.group(1)) <= 300
 
 
 def test_block_never_passes_ten_thousand_characters(land):  # type: ignore[no-untyped-def]
