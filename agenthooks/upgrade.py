@@ -18,6 +18,7 @@ the same classification without the writes, so it prints the same verdicts.
 from __future__ import annotations
 
 import os
+import functools
 import subprocess
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -104,7 +105,13 @@ def _git(root: Path, *args: str, input: bytes | None = None,
 
 def git_prefix(root: Path) -> str | None:
     """root's path inside its git work tree ('' at the top), or None when not in one."""
-    proc = _git(root, "rev-parse", "--is-inside-work-tree", "--show-prefix")
+    return _git_prefix(str(root))
+
+
+@functools.lru_cache(maxsize=None)
+def _git_prefix(root: str) -> str | None:
+    # Asked several times per install; the answer cannot change during one.
+    proc = _git(Path(root), "rev-parse", "--is-inside-work-tree", "--show-prefix")
     if proc is None or proc.returncode != 0:
         return None
     lines = proc.stdout.decode("utf-8", "replace").splitlines()
