@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memory_support import tree
-from helpers import ROOT, cli, git, install, make_repo, write_memory
+from helpers import ROOT, cli, git, install, make_repo, require, write_memory
 
 from agenthooks.memory import lint, parse
 
@@ -152,10 +151,7 @@ def _precommit() -> str:
     exe = Path(sys.executable).with_name("pre-commit")
     if exe.exists():
         return str(exe)
-    found = shutil.which("pre-commit")
-    if not found:
-        pytest.skip("pre-commit is not installed: pip install pre-commit")
-    return found
+    return require("pre-commit", "pip install pre-commit (make test installs it)")
 
 
 def _snapshot_of_this_repo(dest: Path) -> tuple[Path, str]:
