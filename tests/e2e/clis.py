@@ -14,7 +14,7 @@ between releases: pin, and upgrade on purpose.
 Every run gets a throwaway HOME (plus CLAUDE_CONFIG_DIR / CODEX_HOME), an
 explicit minimal environment, the mock as API base URL *and* as HTTP(S)
 proxy (NO_PROXY=127.0.0.1,localhost), telemetry off, stdin closed and a
-timeout.  See /work/shared/docs/realclients.md for why each setting is there.
+timeout.
 """
 
 from __future__ import annotations
