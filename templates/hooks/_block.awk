@@ -225,7 +225,15 @@ END {
     while ((getline line < ENVIRON["AH_LOGF"]) > 0) lb += length(line) + 1
     close(ENVIRON["AH_LOGF"])
   }
-  printf "AHSTATS %d %d %d %d %d %d %d %d %d %d %d\n", tl, sl, nn, shown - cut_n, T, C, cut_n, cut_s, tover, redacted, lb
+  # Idempotent start: when the published block is already this one, nothing is rewritten.
+  same = 0
+  if (ENVIRON["AH_CUR"] != "") {
+    same = 1; i = 0
+    while ((getline line < ENVIRON["AH_CUR"]) > 0) if (++i > n || line != L[i]) { same = 0; break }
+    close(ENVIRON["AH_CUR"])
+    if (i != n) same = 0
+  }
+  printf "AHSTATS %d %d %d %d %d %d %d %d %d %d %d %d\n", tl, sl, nn, shown - cut_n, T, C, cut_n, cut_s, tover, redacted, lb, same
   for (i = 1; i <= n; i++) print L[i]
   if (ENVIRON["AH_PRE"] != "") {
     print "\001"

@@ -44,9 +44,15 @@ def transcript(tmp: Path, tokens: int) -> Path:
 def test_pre_task_spawns_at_most_three(repo: Path, tmp_path: Path) -> None:
     stdin = json.dumps({"session_id": "s", "hook_event_name": "SessionStart", "source": "startup"})
     execs(repo, "pre_task", stdin, tmp_path)  # first run may create folders
+    # Memory changed: one awk pass, one rename to publish.
+    write_memory(repo, notes="- a note\n- another note\n")
     got = execs(repo, "pre_task", stdin, tmp_path)
     assert len(got) <= LIMITS["pre_task"], got
     assert got == ["awk", "mv"]
+    # Nothing changed: the published block stands, nothing is rewritten.
+    before = (repo / ".agent/injected_context.txt").stat().st_mtime_ns
+    assert execs(repo, "pre_task", stdin, tmp_path) == ["awk"]
+    assert (repo / ".agent/injected_context.txt").stat().st_mtime_ns == before
 
 
 def test_post_edit_spawns_one_when_it_does_not_remind(repo: Path, tmp_path: Path) -> None:
