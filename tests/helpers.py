@@ -95,13 +95,17 @@ def require(tool: str, how: str) -> str:
     """The tool's path. A missing tool fails in CI and skips locally, saying how to get it."""
     import shutil
 
-    import pytest
-
     path = shutil.which(tool) or shutil.which(tool, path=os.path.dirname(sys.executable))
     if path:
         return path
-    message = f"{tool} is not installed: {how}"
+    unavailable(f"{tool} is not installed: {how}")
+    raise AssertionError("unreachable")
+
+
+def unavailable(message: str) -> None:
+    """Something a test needs is missing: fail in CI, skip (saying why) elsewhere."""
+    import pytest
+
     if in_ci():
         pytest.fail(message)
     pytest.skip(message)
-    raise AssertionError("unreachable")

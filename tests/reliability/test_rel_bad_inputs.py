@@ -28,7 +28,7 @@ import pytest
 from reliability_support import (MARKER_PROMPT, check_block, check_log, check_states, clone,
                                  hook, installed, memory, tree)
 
-from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO
+from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, unavailable
 from agenthooks.messages import MESSAGES
 
 WARNING = MESSAGES["en"]["block_failed"]
@@ -229,7 +229,7 @@ def _mount_full_agent(repo: Path) -> Callable[[], None]:
     if r.returncode != 0:
         agent.rmdir()
         shutil.move(str(saved), str(agent))
-        pytest.skip("cannot mount a tmpfs here (needs CAP_SYS_ADMIN)")
+        unavailable("cannot mount a tmpfs here (needs root with CAP_SYS_ADMIN)")
     unmount = lambda: subprocess.run(["umount", "-l", str(agent)], capture_output=True)  # noqa: E731
     try:
         shutil.copytree(saved, agent, dirs_exist_ok=True, symlinks=True)

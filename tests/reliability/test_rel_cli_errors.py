@@ -11,7 +11,7 @@ import pytest
 
 from reliability_support import tree
 
-from helpers import cli, git
+from helpers import cli, git, unavailable
 
 
 def commands() -> list[str]:
@@ -99,7 +99,7 @@ def test_install_bad_state(case: str, repo: Path, tmp_path: Path) -> None:
         r = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(repo)],
                            capture_output=True)
         if r.returncode != 0:
-            pytest.skip("cannot mount a read-only tmpfs here")
+            unavailable("cannot mount a read-only tmpfs here (needs root with CAP_SYS_ADMIN)")
     try:
         before = tree(tmp_path)
         check_error(cli("install", "--yes", str(repo)))
