@@ -274,8 +274,9 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, case: str) -> 
 
 def test_the_wheel_ships_the_templates_and_installs_from_anywhere(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
-                    str(dist), str(ROOT)], check=True, capture_output=True)
+    built = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
+                            str(dist), str(ROOT)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + built.stderr
     wheel = next(dist.glob("agenthooks-*.whl"))
     import zipfile
 
