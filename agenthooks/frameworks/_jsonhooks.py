@@ -164,3 +164,19 @@ def unregister(root: Path, rel: str, shape: str, keys: tuple[str, ...] = ("comma
     if not leftover:
         return [(rel, None)]
     return [(rel, dumps(data))]
+
+
+def group(handler: dict[str, Any], matcher: str | None = None) -> dict[str, Any]:
+    """One matcher group holding one of our handlers (Claude Code, Codex, Gemini CLI shape)."""
+    out: dict[str, Any] = {} if matcher is None else {"matcher": matcher}
+    out["hooks"] = [handler]
+    return out
+
+
+def registration(root: Path, rel: str, name: str, ours: dict[str, list[Entry]]) -> Any:
+    """The PlannedFile for a shared settings file with our nested entries merged in."""
+    from agenthooks.render import PlannedFile
+
+    return PlannedFile(rel, plan_text(root, rel, ours, "nested"), 0o644, "registration",
+                       f"frameworks/{name}")
+

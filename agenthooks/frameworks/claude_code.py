@@ -21,11 +21,7 @@ def command(hook: str) -> str:
 
 
 def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
-    group: dict = {}  # type: ignore[type-arg]
-    if matcher is not None:
-        group["matcher"] = matcher
-    group["hooks"] = [{"type": "command", "command": command(hook), "timeout": TIMEOUT}]
-    return group
+    return _jsonhooks.group({"type": "command", "command": command(hook), "timeout": TIMEOUT}, matcher)
 
 
 def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
@@ -38,8 +34,7 @@ def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
 
 
 def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
-    text = _jsonhooks.plan_text(root, PATH, entries(), "nested")
-    return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}")]
+    return [_jsonhooks.registration(root, PATH, NAME, entries())]
 
 
 def unregister(root: Path) -> list[tuple[str, str | None]]:

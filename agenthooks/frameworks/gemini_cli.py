@@ -22,12 +22,8 @@ def command(hook: str) -> str:
 
 
 def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
-    group: dict = {}  # type: ignore[type-arg]
-    if matcher is not None:
-        group["matcher"] = matcher
-    group["hooks"] = [{"name": f"agenthooks-{hook.replace('_', '-')}", "type": "command",
-                       "command": command(hook), "timeout": TIMEOUT_MS}]
-    return group
+    return _jsonhooks.group({"name": f"agenthooks-{hook.replace('_', '-')}", "type": "command",
+                            "command": command(hook), "timeout": TIMEOUT_MS}, matcher)
 
 
 def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
@@ -40,8 +36,7 @@ def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
 
 
 def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
-    text = _jsonhooks.plan_text(root, PATH, entries(), "nested")
-    return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}")]
+    return [_jsonhooks.registration(root, PATH, NAME, entries())]
 
 
 def unregister(root: Path) -> list[tuple[str, str | None]]:
