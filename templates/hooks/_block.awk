@@ -123,7 +123,7 @@ function build(   i, k, key, any) {
   if (nnotes > 0 && nn > 0) {
     if (cut_n < shown) {
       add("## " sprintf({{ msg.notes|awkstr }}, shown - cut_n, nn))
-      for (i = first + cut_n; i <= nn; i++) add(R[i % nnotes])
+      for (i = 1 + cut_n; i <= shown; i++) add(R[i])
     }
     if (cut_n > 0) add(sprintf({{ msg.notes_cut|awkstr }}, cut_n))
   }
@@ -135,7 +135,7 @@ function build(   i, k, key, any) {
 # nothing else is left, user rules before project rules, and never silently (build()
 # puts a warning first). Returns 0 when nothing is left to cut.
 function cut1(   k, key) {
-  if (cut_n < shown) { drop(R[(first + cut_n) % nnotes]); cut_n++; return 1 }
+  if (cut_n < shown) { drop(R[1 + cut_n]); cut_n++; return 1 }
   for (k = 1; k <= 3; k++) {
     key = cutk[k]
     if (keep[key] > 0) { drop(S[key, keep[key]]); keep[key]--; cut_s++; return 1 }
@@ -152,6 +152,7 @@ BEGIN {
   budget += 0
   nnotes += 0
   nut = 0; ntat = 0; nn = 0; tl = 0; sl = 0; redacted = 0
+  WANT["goal"] = 1; WANT["progress"] = 1; WANT["decisions"] = 1
   uchars = 0; pchars = 0; uextra = 0; pextra = 0
 }
 FNR == 1 {
@@ -160,9 +161,10 @@ FNR == 1 {
   sub(/^\357\273\277/, "")
 }
 # Lines past what the 10,000-character cap could ever show are counted, not cleaned.
+# One regex per line sends blank, comment and title lines to skip(): big files stay cheap.
 K == "utat" || K == "tat" {
   if (K == "tat") tl++
-  if (skip($0) || $0 ~ /^#[ \t]/) next
+  if (incomment || $0 ~ /^([ \t\r]*(<!--|$)|#[ \t])/) { skip($0); next }
   if (K == "utat") {
     if (uchars > 10000) { uextra++; next }
     UT[++nut] = clean($0, "~/.agent/memory/tattoo.md")
@@ -176,38 +178,73 @@ K == "utat" || K == "tat" {
 }
 K == "snap" {
   sl++
-  if (skip($0)) next
-  if ($0 ~ /^##+[ \t]/) {
-    h = $0
-    sub(/^#+[ \t]+/, "", h)
-    sec = section(h)
-    if (sec == "goal" || sec == "progress" || sec == "decisions") {
-      if (!(sec in HEAD)) HEAD[sec] = clean(h, "")
+  if (incomment || $0 ~ /^[ \t\r]*(<!--|$)/) { skip($0); next }
+  if (substr($0, 1, 1) == "#") {
+    if ($0 ~ /^##+[ \t]/) {
+      h = $0
+      sub(/^#+[ \t]+/, "", h)
+      sec = section(h)
+      if ((sec in WANT) && !(sec in HEAD)) HEAD[sec] = clean(h, "")
+      next
     }
-    next
+    if ($0 ~ /^#[ \t]/) { sec = ""; next }
   }
-  if ($0 ~ /^#[ \t]/) { sec = ""; next }
-  if (sec == "goal" || sec == "progress" || sec == "decisions") {
-    SN[sec]++
-    if (SC[sec] > 10000) next
-    S[sec, ++SK[sec]] = clean($0, ".agent/memory/snapshot.md:" FNR)
-    SC[sec] += nch(S[sec, SK[sec]])
-  }
+  if (!(sec in WANT)) next
+  SN[sec]++
+  if (SC[sec] > 10000) next
+  S[sec, ++SK[sec]] = clean($0, ".agent/memory/snapshot.md:" FNR)
+  SC[sec] += nch(S[sec, SK[sec]])
   next
 }
+# notes.md comes as one record (RS is set to \001 for it): only its end is looked at.
 K == "notes" {
-  if (skip($0) || $0 ~ /^#/) next
-  nn++
-  # Only the latest few are shown: keep them raw, clean them once at the end.
-  if (nnotes > 0) { R[nn % nnotes] = $0; RL[nn % nnotes] = FNR }
+  NB = NB == "" ? $0 : NB RS $0
   next
+}
+# latest(): R[1..shown] = the latest nnotes notes, oldest first, cleaned; nn = how many
+# notes the file holds. Walks back from the end, widening the window when it must.
+function latest(   nb, from, cnt, i, e, got, inc, line, before, t, P, PL) {
+  nn = 0; shown = 0
+  if (NB == "") return
+  t = NB
+  while (i = index(t, "<!--")) {
+    e = index(substr(t, i), "-->")
+    if (!e) { t = substr(t, 1, i - 1); break }
+    t = substr(t, 1, i - 1) substr(t, i + e + 2)
+  }
+  t = "\n" t
+  nn = gsub(/\n[ \t]*[^ \t\r\n#<]/, "", t)
+  if (nnotes <= 0) return
+  nb = length(NB)
+  from = nb > 65536 ? nb - 65535 : 1
+  while (1) {
+    cnt = split(substr(NB, from), NL, "\n")
+    got = 0; inc = 0
+    for (i = cnt; i >= (from > 1 ? 2 : 1) && got < nnotes; i--) {
+      line = NL[i]
+      sub(/\r$/, "", line)
+      if (inc) { if (index(line, "<!--")) inc = 0; continue }
+      if (line ~ /^[ \t]*(#|$)/ || line ~ /^[ \t]*<!--/) continue
+      if (index(line, "-->")) { inc = 1; continue }
+      P[++got] = line
+      PL[got] = i
+    }
+    if (got >= nnotes || from == 1) break
+    from = 1
+  }
+  before = 0
+  if (from > 1) { t = substr(NB, 1, from - 1); before = gsub(/\n/, "", t) }
+  shown = got
+  if (nn < got) nn = got
+  for (i = 1; i <= got; i++) {
+    R[i] = clean(P[got - i + 1], ".agent/memory/notes.md:" (before + PL[got - i + 1]))
+  }
 }
 END {
+  RS = "\n"
   order[1] = "goal"; order[2] = "progress"; order[3] = "decisions"
   cutk[1] = "decisions"; cutk[2] = "goal"; cutk[3] = "progress"
-  shown = nn < nnotes ? nn : nnotes
-  first = nn - shown + 1
-  for (i = first; i <= nn; i++) R[i % nnotes] = clean(R[i % nnotes], ".agent/memory/notes.md:" RL[i % nnotes])
+  latest()
   for (k = 1; k <= 3; k++) keep[order[k]] = SK[order[k]] + 0
   cut_n = 0; ucut = 0; pcut = 0
   build()
