@@ -158,7 +158,8 @@ BEGIN {
 FNR == 1 {
   incomment = 0
   sec = ""
-  sub(/^\357\273\277/, "")
+  # A BOM; tested first, as rewriting $0 makes awk split it into fields again.
+  if (substr($0, 1, 3) == "\357\273\277") $0 = substr($0, 4)
 }
 # Lines past what the 10,000-character cap could ever show are counted, not cleaned.
 # One regex per line sends blank, comment and title lines to skip(): big files stay cheap.
@@ -196,52 +197,31 @@ K == "snap" {
   SC[sec] += nch(S[sec, SK[sec]])
   next
 }
-# notes.md comes as one record (RS is set to \001 for it): only its end is looked at.
+# notes.md: only its end is shown, so each line costs one regex (the count) and one store
+# in a ring of the last 64 lines; the latest notes are picked from the ring at the end.
 K == "notes" {
-  NB = NB == "" ? $0 : NB RS $0
+  if ($0 ~ /^[ \t]*[^ \t\r#<]/) nn++
+  RING[++nr % 64] = $0
   next
 }
-# latest(): R[1..shown] = the latest nnotes notes, oldest first, cleaned; nn = how many
-# notes the file holds. Walks back from the end, widening the window when it must.
-function latest(   nb, from, cnt, i, e, got, inc, line, before, t, P, PL) {
-  nn = 0; shown = 0
-  if (NB == "") return
-  t = NB
-  while (i = index(t, "<!--")) {
-    e = index(substr(t, i), "-->")
-    if (!e) { t = substr(t, 1, i - 1); break }
-    t = substr(t, 1, i - 1) substr(t, i + e + 2)
+# latest(): R[1..shown] = the latest nnotes notes, oldest first, cleaned.
+function latest(   i, got, inc, line, P, PL) {
+  shown = 0
+  got = 0; inc = 0
+  for (i = nr; i >= 1 && i > nr - 64 && got < nnotes; i--) {
+    line = RING[i % 64]
+    sub(/\r$/, "", line)
+    if (inc) { if (index(line, "<!--")) inc = 0; continue }
+    if (line ~ /^[ \t]*(#|$)/ || line ~ /^[ \t]*<!--/) continue
+    if (index(line, "-->")) { inc = 1; continue }
+    P[++got] = line
+    PL[got] = i
   }
-  t = "\n" t
-  nn = gsub(/\n[ \t]*[^ \t\r\n#<]/, "", t)
-  if (nnotes <= 0) return
-  nb = length(NB)
-  from = nb > 65536 ? nb - 65535 : 1
-  while (1) {
-    cnt = split(substr(NB, from), NL, "\n")
-    got = 0; inc = 0
-    for (i = cnt; i >= (from > 1 ? 2 : 1) && got < nnotes; i--) {
-      line = NL[i]
-      sub(/\r$/, "", line)
-      if (inc) { if (index(line, "<!--")) inc = 0; continue }
-      if (line ~ /^[ \t]*(#|$)/ || line ~ /^[ \t]*<!--/) continue
-      if (index(line, "-->")) { inc = 1; continue }
-      P[++got] = line
-      PL[got] = i
-    }
-    if (got >= nnotes || from == 1) break
-    from = 1
-  }
-  before = 0
-  if (from > 1) { t = substr(NB, 1, from - 1); before = gsub(/\n/, "", t) }
   shown = got
   if (nn < got) nn = got
-  for (i = 1; i <= got; i++) {
-    R[i] = clean(P[got - i + 1], ".agent/memory/notes.md:" (before + PL[got - i + 1]))
-  }
+  for (i = 1; i <= got; i++) R[i] = clean(P[got - i + 1], ".agent/memory/notes.md:" PL[got - i + 1])
 }
 END {
-  RS = "\n"
   order[1] = "goal"; order[2] = "progress"; order[3] = "decisions"
   cutk[1] = "decisions"; cutk[2] = "goal"; cutk[3] = "progress"
   latest()
