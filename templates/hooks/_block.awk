@@ -151,6 +151,9 @@ BEGIN {
   END_DELIM = "===== AGENT MEMORY END ====="
   budget += 0
   nnotes += 0
+  # A token is at least one character and at most four: no file can show more than this.
+  cap = 4 * budget + 400
+  if (cap > 10000) cap = 10000
   nut = 0; ntat = 0; nn = 0; tl = 0; sl = 0; redacted = 0
   WANT["goal"] = 1; WANT["progress"] = 1; WANT["decisions"] = 1
   uchars = 0; pchars = 0; uextra = 0; pextra = 0
@@ -161,17 +164,17 @@ FNR == 1 {
   # A BOM; tested first, as rewriting $0 makes awk split it into fields again.
   if (substr($0, 1, 3) == "\357\273\277") $0 = substr($0, 4)
 }
-# Lines past what the 10,000-character cap could ever show are counted, not cleaned.
+# Lines past what the budget or the character cap could ever show are counted, not cleaned.
 # One regex per line sends blank, comment and title lines to skip(): big files stay cheap.
 K == "utat" || K == "tat" {
   if (K == "tat") tl++
   if (incomment || $0 ~ /^([ \t\r]*(<!--|$)|#[ \t])/) { skip($0); next }
   if (K == "utat") {
-    if (uchars > 10000) { uextra++; next }
+    if (uchars > cap) { uextra++; next }
     UT[++nut] = clean($0, "~/.agent/memory/tattoo.md")
     uchars += nch(UT[nut])
   } else {
-    if (pchars > 10000) { pextra++; next }
+    if (pchars > cap) { pextra++; next }
     TT[++ntat] = clean($0, ".agent/memory/tattoo.md:" FNR)
     pchars += nch(TT[ntat])
   }
@@ -192,7 +195,7 @@ K == "snap" {
   }
   if (!(sec in WANT)) next
   SN[sec]++
-  if (SC[sec] > 10000) next
+  if (SC[sec] > cap) next
   S[sec, ++SK[sec]] = clean($0, ".agent/memory/snapshot.md:" FNR)
   SC[sec] += nch(S[sec, SK[sec]])
   next
