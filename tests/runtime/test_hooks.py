@@ -249,7 +249,7 @@ def edit(repo: Path, env: dict[str, str], path: str = "/w/app.py", sid: str = "s
 
 def test_post_edit_reminds_once_per_stale_period(land):  # type: ignore[no-untyped-def]
     repo, env = land
-    assert edit(repo, env).stdout == ""  # fresh snapshot: silent
+    assert edit(repo, env, sid="fresh").stdout == ""  # fresh snapshot: silent
     stale(repo)
     first = edit(repo, env)
     doc = json.loads(first.stdout)
@@ -261,9 +261,15 @@ def test_post_edit_reminds_once_per_stale_period(land):  # type: ignore[no-untyp
     assert "last updated" in edit(repo, env, sid="other").stdout
     # A reminder older than the stale period lets the next one through.
     mark = repo / ".agent/log/state/s1.remind"
-    then = time.time() - 11 * 60
-    os.utime(mark, (then, then))
+    snap_time, reminded = mark.read_text().split()
+    assert int(time.time()) - int(reminded) < 60
+    mark.write_text(f"{snap_time} {int(time.time()) - 11 * 60}\n")
+    os.utime(mark, (time.time() - 3600, time.time() - 3600))  # older than the snapshot change
     assert "last updated" in edit(repo, env).stdout
+    # Updating the snapshot resets the clock: no reminder until it is stale again.
+    (repo / ".agent/memory/snapshot.md").write_text(SAMPLE_SNAPSHOT + "- [ ] next step\n")
+    assert edit(repo, env, path=str(repo / ".agent/memory/snapshot.md")).stdout == ""
+    assert edit(repo, env).stdout == ""
 
 
 def test_post_edit_is_silent_for_an_edit_of_the_snapshot(land):  # type: ignore[no-untyped-def]
