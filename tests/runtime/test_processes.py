@@ -58,8 +58,12 @@ def test_pre_task_spawns_at_most_three(repo: Path, tmp_path: Path) -> None:
 def test_post_edit_spawns_one_when_it_does_not_remind(repo: Path, tmp_path: Path) -> None:
     stdin = json.dumps({"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "Edit",
                         "tool_input": {"file_path": str(repo / "a.py")}})
-    # The first edit of a session asks stat for the snapshot's age; later ones spawn nothing.
-    assert set(execs(repo, "post_edit", stdin, tmp_path)) <= {"stat", "mkdir"}
+    # Before any session start has made the state folder, each edit asks stat once.
+    assert execs(repo, "post_edit", stdin, tmp_path) == ["stat"]
+    assert execs(repo, "post_edit", stdin, tmp_path) == ["stat"]
+    # A session starts with pre_task; then the first edit asks stat, later ones spawn nothing.
+    execs(repo, "pre_task", "", tmp_path)
+    assert execs(repo, "post_edit", stdin, tmp_path) == ["stat"]
     got = execs(repo, "post_edit", stdin, tmp_path)
     assert len(got) <= LIMITS["post_edit"] and got == []
     snap = json.dumps({"session_id": "s", "tool_input": {"file_path": str(repo / ".agent/memory/snapshot.md")}})
