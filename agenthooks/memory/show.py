@@ -97,7 +97,7 @@ def stats_table(secs: list[dict[str, Any]], budget: int) -> list[str]:
     pct = tt * 100 // budget if budget else 0
     rows.append(f"{'total':<{width}}  {tl:>5}  {tc:>6}  {tt:>7}  of budget {budget} ({pct}%)")
     if tt > budget:
-        rows.append("over the budget: the hooks cut notes, then snapshot lines; rules are never cut")
+        rows.append("over the budget: the hooks cut notes, then snapshot lines, and rules last, with a warning")
     return rows
 
 
