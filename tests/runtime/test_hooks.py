@@ -91,7 +91,7 @@ def test_budget_cuts_notes_first_then_snapshot_and_says_so(land):  # type: ignor
     block = block_of(proc.stdout)
     assert "older notes left out" in block and "read .agent/memory/notes.md" in block
     assert "lines left out for the budget: read .agent/memory/snapshot.md" in block
-    assert "Indent with 4 spaces" in block  # rules are never cut for the budget
+    assert "Indent with 4 spaces" in block  # rules go last, and these fit
     assert "- [ ] step 0 of the refactor" in block  # in progress is cut last, from the bottom
     assert "decision 29" not in block
     m = re.search(r"~(\d+) tokens of 300", log_lines(repo)[-1])
