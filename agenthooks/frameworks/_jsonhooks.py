@@ -180,3 +180,14 @@ def registration(root: Path, rel: str, name: str, ours: dict[str, list[Entry]]) 
     return PlannedFile(rel, plan_text(root, rel, ours, "nested"), 0o644, "registration",
                        f"frameworks/{name}")
 
+
+def claude_shaped(group_of: Any, edit_matcher: str) -> dict[str, list[Entry]]:
+    """The event map Claude Code and Codex share: start (compact included) -> pre_task,
+    each prompt -> on_compact, edits -> post_edit, the pre-compaction flag -> on_compact."""
+    return {
+        "SessionStart": [group_of("pre_task", "startup|resume|clear|compact")],
+        "UserPromptSubmit": [group_of("on_compact")],
+        "PostToolUse": [group_of("post_edit", edit_matcher)],
+        "PreCompact": [group_of("on_compact")],
+    }
+

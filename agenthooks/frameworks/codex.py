@@ -27,12 +27,7 @@ def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-
 
 
 def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
-    return {
-        "SessionStart": [_group("pre_task", "startup|resume|clear|compact")],
-        "UserPromptSubmit": [_group("on_compact")],
-        "PostToolUse": [_group("post_edit", "apply_patch|Edit|Write")],
-        "PreCompact": [_group("on_compact")],
-    }
+    return _jsonhooks.claude_shaped(_group, "apply_patch|Edit|Write")
 
 
 def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
