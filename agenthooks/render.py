@@ -21,9 +21,9 @@ HOOKS = ("pre_task", "post_edit", "on_compact")
 
 # Bump a template's rev only when its output changes; upgrades compare revs.
 TEMPLATE_REVS = {
-    "hooks/pre_task.sh": 2,
-    "hooks/post_edit.sh": 2,
-    "hooks/on_compact.sh": 2,
+    "hooks/pre_task.sh": 3,
+    "hooks/post_edit.sh": 3,
+    "hooks/on_compact.sh": 3,
     "config.yaml": 2,
     "agent/gitignore": 1,
     "agent/gitattributes": 1,
@@ -121,17 +121,18 @@ def render(name: str, ctx: dict[str, Any], template_root: str | None = None, **e
 def plan(answers: dict[str, Any], template_root: str | None = None) -> list[PlannedFile]:
     """Everything install would write under .agent/, rendered, in a stable order."""
     ctx = context(answers, template_root)
+    config_text = render("config.yaml", ctx, template_root)
     files = []
     for hook in HOOKS:
         name = f"hooks/{hook}.sh"
         owner = f"{OWNER_ID} template={name}@{TEMPLATE_REVS[name]}"
-        text = render(name, ctx, template_root, hook=hook, owner_line=owner)
+        # The hooks carry the config as installed: while the file is unchanged, no run parses it.
+        text = render(name, ctx, template_root, hook=hook, owner_line=owner, config_text=config_text)
         files.append(PlannedFile(f".agent/{name}", text, 0o755, "owned", name))
     for name, dest in (("agent/gitignore", ".agent/.gitignore"),
                        ("agent/gitattributes", ".agent/.gitattributes")):
         files.append(PlannedFile(dest, render(name, ctx, template_root), 0o644, "owned", name))
-    files.append(PlannedFile(".agent/config.yaml", render("config.yaml", ctx, template_root),
-                             0o644, "config", "config.yaml"))
+    files.append(PlannedFile(".agent/config.yaml", config_text, 0o644, "config", "config.yaml"))
     for name, text in ctx["memory_templates"].items():
         files.append(PlannedFile(f".agent/memory/{name}.md", text, 0o644, "memory"))
     files.append(PlannedFile(".agent/log/memory.log", "", 0o644, "log"))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agenthooks import config, manifest
+from agenthooks import config, manifest, render
 from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, git, make_repo, memory_bytes, run_hook
 from test_upgrade_helpers import (assert_truthful, commit_all, install_v0, tree, upgrade,
                                   verdict_lines, verdicts)
@@ -65,7 +65,7 @@ def test_pristine_upgrade_updates_hooks_and_migrates_config(repo: Path) -> None:
     assert v[".agent/memory/tattoo.md"][0] == "keep"
     assert v[".agent/.gitignore"][0] == "identical"
     records = json.loads((repo / manifest.PATH).read_text())["files"]
-    assert records[PRE]["rev"] == 2
+    assert records[PRE]["rev"] == render.TEMPLATE_REVS["hooks/pre_task.sh"] > 1
     # A second run changes nothing, and says so.
     first = tree(repo)
     again = run_truthful(repo)
@@ -116,7 +116,7 @@ def test_conflict_new_leaves_the_file_and_writes_a_side_file(repo: Path) -> None
     assert proc.returncode == 1
     assert (repo / PRE).read_bytes() == mine
     side = repo / (PRE + ".agenthooks-new")
-    assert "template=hooks/pre_task.sh@2" in side.read_text()
+    assert f"template=hooks/pre_task.sh@{render.TEMPLATE_REVS['hooks/pre_task.sh']}" in side.read_text()
     assert "agenthooks-new" in verdicts(proc.stdout)[PRE][1]
     # The base stays the old render: the clash is reported again, never silently dropped.
     assert verdicts(run_truthful(repo, "--conflict", "new").stdout)[PRE][0] == "conflict"
