@@ -106,3 +106,18 @@ def test_the_article_pre_task_spawns_eleven(tmp_path: Path) -> None:
                    cwd=tmp_path, capture_output=True, check=True)
     n = sum('execve("' in line and "= 0" in line for line in out.read_text().splitlines()) - 1
     assert n == 11
+
+
+def test_on_compact_widens_the_transcript_tail_only_when_it_must(repo: Path, tmp_path: Path) -> None:
+    t = transcript(tmp_path, 70000)
+    stdin = json.dumps({"session_id": "w", "hook_event_name": "UserPromptSubmit",
+                        "transcript_path": str(t), "prompt": "go"})
+    execs(repo, "on_compact", stdin, tmp_path)  # first run may create the state folder
+    assert execs(repo, "on_compact", stdin, tmp_path) == ["tail"]
+    # A long record after the latest usage (a compaction summary): the narrow tail holds no
+    # usage, so a second, wider read finds it.
+    with t.open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"type": "user", "message": {"content": "summary " * 4000}}) + "\n")
+    assert execs(repo, "on_compact", stdin, tmp_path) == ["tail", "tail"]
+    lines = (repo / ".agent/log/state/w.state").read_text().splitlines()
+    assert [line.split()[2] for line in lines] == ["70003"] * 3
