@@ -360,3 +360,35 @@ def test_repo_path_with_spaces_unicode_and_a_newline(tmp_path: Path) -> None:
     assert "last updated" in edit(repo, {}).stdout
     assert prompt(repo, {}, "100000").stdout == ""
     assert BEGIN in prompt(repo, {}, "1000").stdout
+
+
+def test_a_boundary_without_a_timestamp_is_detected_once(tmp_path: Path) -> None:
+    """Gemini CLI's chat file is pretty JSON: the line with the compressed history has no
+    timestamp. The record is told apart by its text, not by where it sits in the tail, so
+    that the file growing after it does not look like a new compaction on every prompt."""
+    repo = make_repo(tmp_path)
+    install(repo, "--platform", "linux", "--framework", "gemini-cli")
+    chat = tmp_path / "chat.json"
+
+    def record(i: int) -> str:
+        return f'    {{\n      "id": "m{i}",\n      "text": "{"filler " * 40}"\n    }},\n'
+
+    def usage(n: int) -> str:
+        return f'    {{\n      "tokens": {{\n        "input": {n}\n      }}\n    }},\n'
+
+    chat.write_text('{\n  "messages": [\n' + "".join(record(i) for i in range(60)) + usage(90000))
+    stdin = json.dumps({"session_id": "g", "hook_event_name": "BeforeAgent",
+                        "transcript_path": str(chat), "prompt": "go"})
+    assert run_hook(repo, "on_compact", stdin, "gemini-cli").stdout == ""
+    # The history is compressed: a summary record, then the conversation goes on.
+    with chat.open("a") as f:
+        f.write('    {\n      "text": "<state_snapshot>\\n  <overall_goal>ship the parser</overall_goal>"\n    },\n')
+        f.write("".join(record(i) for i in range(60, 70)) + usage(88000))
+    assert "memory" in run_hook(repo, "on_compact", stdin, "gemini-cli").stdout.lower()
+    assert sum("compaction record in the transcript" in ln for ln in log_lines(repo)) == 1
+    for k in range(3):
+        with chat.open("a") as f:
+            f.write("".join(record(i) for i in range(100 + 10 * k, 110 + 10 * k)) + usage(89000 + k))
+        assert run_hook(repo, "on_compact", stdin, "gemini-cli").stdout == ""
+    assert sum("compaction record in the transcript" in ln for ln in log_lines(repo)) == 1
+    assert chat.stat().st_size > 30000
