@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -147,3 +148,30 @@ def test_show_never_writes_the_figures(repo: Path) -> None:
     (repo / STATS).unlink()
     run_hook(repo, "pre_task", "", "--show")
     assert not (repo / STATS).exists()
+
+
+def test_a_build_that_read_memory_before_a_change_is_not_reused(repo: Path, tmp_path: Path) -> None:
+    """Another agent's build can rewrite the figures while this one's awk still reads: the
+    change in between must leave no figures that would make this (stale) block reusable."""
+    real_awk = shutil.which("awk")
+    assert real_awk
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    notes = repo / ".agent/memory/notes.md"
+    # awk reads memory; then memory changes; then another build starts over the figures.
+    (shim / "awk").write_text(
+        "#!/bin/sh\n"
+        f'out=$("{real_awk}" "$@")\nrc=$?\n'
+        "sleep 0.05\n"
+        f"printf -- '- written while awk read\\n' >> '{notes}'\n"
+        "sleep 0.05\n"
+        f": > '{repo / STATS}'\n"
+        'printf "%s\\n" "$out"\nexit $rc\n')
+    (shim / "awk").chmod(0o755)
+    built(repo)
+    write_memory(repo, notes="- first\n- second\n")
+    raced = run_hook(repo, "pre_task", START, env={"PATH": f"{shim}:{os.environ['PATH']}"})
+    assert raced.returncode == 0 and "second" in raced.stdout
+    assert "written while awk read" not in raced.stdout
+    assert not cached(repo)
+    assert "written while awk read" in run_hook(repo, "pre_task", START).stdout
