@@ -4,9 +4,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-import yaml
-
 from agenthooks.errors import UserError
+
+
+def yaml_module():  # type: ignore[no-untyped-def]
+    """PyYAML, imported on first use: a fresh install never reads YAML, and importing it
+    is about a tenth of the CLI's start."""
+    import yaml
+
+    return yaml
+
 
 CONFIG_VERSION = 2
 
@@ -59,6 +66,7 @@ def check_int(key: str, value: object) -> int:
 
 def load(path: Path) -> dict[str, Any]:
     """Parse an existing config.yaml; a file that is not a YAML mapping is an error."""
+    yaml = yaml_module()
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -86,6 +94,7 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def _compose(text: str) -> Any:
+    yaml = yaml_module()
     try:
         return yaml.compose(text)
     except yaml.YAMLError:
@@ -93,6 +102,7 @@ def _compose(text: str) -> Any:
 
 
 def _top_keys(node: Any) -> dict[str, tuple[Any, Any]]:
+    yaml = yaml_module()
     if not isinstance(node, yaml.MappingNode):
         return {}
     return {k.value: (k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)}
@@ -129,6 +139,7 @@ MIGRATIONS: dict[int, tuple[str, Callable[[str], str]]] = {
 
 
 def _set_version(text: str, version: int) -> str:
+    yaml = yaml_module()
     node = _compose(text)
     keys = _top_keys(node)
     if "version" in keys:
@@ -144,6 +155,7 @@ def _set_version(text: str, version: int) -> str:
 def migrate(text: str) -> tuple[str, int, int, list[str]]:
     """(new text, from version, to version, keys added). Same text back when the file
     is already at CONFIG_VERSION (or newer: never downgraded)."""
+    yaml = yaml_module()
     node = _compose(text)
     if node is not None and not isinstance(node, yaml.MappingNode):
         raise UserError("config.yaml must be a YAML mapping of key: value lines")

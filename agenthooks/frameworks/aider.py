@@ -17,8 +17,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from agenthooks.config import yaml_module
 from agenthooks.errors import UserError
 from agenthooks.render import PlannedFile
 
@@ -29,6 +28,7 @@ _READ_RE = re.compile(r"^read[ \t]*:(.*)$")
 
 
 def _parse(text: str) -> Any:
+    yaml = yaml_module()
     try:
         return yaml.safe_load(text) if text.strip() else {}
     except yaml.YAMLError as exc:
