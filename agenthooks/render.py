@@ -5,7 +5,6 @@ import json
 import shlex
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +39,11 @@ class PlannedFile:
 
 
 def templates_dir() -> Path:
-    shipped = resources.files("agenthooks") / "templates"
-    if shipped.is_dir():
-        return Path(str(shipped))
-    return Path(__file__).resolve().parent.parent / "templates"
+    # Shipped inside the package (the wheel force-includes them); in a checkout, beside it.
+    # A plain path: importlib.resources would import zipfile on every start.
+    here = Path(__file__).resolve().parent
+    shipped = here / "templates"
+    return shipped if shipped.is_dir() else here.parent / "templates"
 
 
 def _awkstr(value: str) -> str:
