@@ -47,8 +47,10 @@ def test_the_cached_block_is_the_built_one_byte_for_byte(repo: Path, framework: 
     first = built(repo, framework)
     assert cached(repo)
     log = len(log_lines(repo))
+    stamp = (repo / STATS).stat().st_mtime_ns
     again = run_hook(repo, "pre_task", START, framework)
     assert again.stdout == first
+    assert (repo / STATS).stat().st_mtime_ns == stamp  # printed from the cache: no build
     # The audit line is the build's, word for word.
     lines = log_lines(repo)
     assert len(lines) == log + 1 and lines[-1].split("] ", 1)[1] == lines[-2].split("] ", 1)[1]
