@@ -121,3 +121,18 @@ def test_on_compact_widens_the_transcript_tail_only_when_it_must(repo: Path, tmp
     assert execs(repo, "on_compact", stdin, tmp_path) == ["tail", "tail"]
     lines = (repo / ".agent/log/state/w.state").read_text().splitlines()
     assert [line.split()[2] for line in lines] == ["70003"] * 3
+
+
+def test_an_edited_config_keeps_the_quiet_paths(repo: Path, tmp_path: Path) -> None:
+    cfg = repo / ".agent/config.yaml"
+    cfg.write_text(cfg.read_text().replace("budget_tokens: 500", "budget_tokens: 800"))
+    start = json.dumps({"session_id": "s", "hook_event_name": "SessionStart", "source": "startup"})
+    edit = json.dumps({"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "Edit",
+                       "tool_input": {"file_path": str(repo / "a.py")}})
+    backdate(repo)
+    execs(repo, "pre_task", start, tmp_path)
+    execs(repo, "post_edit", edit, tmp_path)
+    # The edited file is read (in full) and then the runs take the quiet paths all the same.
+    assert execs(repo, "pre_task", start, tmp_path) == []
+    assert execs(repo, "post_edit", edit, tmp_path) == []
+    assert "tokens of 800" in (repo / ".agent/log/memory.log").read_text().splitlines()[-1]
