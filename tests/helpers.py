@@ -107,7 +107,8 @@ def require(tool: str, how: str) -> str:
     """The tool's path. A missing tool fails in CI and skips locally, saying how to get it."""
     import shutil
 
-    path = shutil.which(tool) or shutil.which(tool, path=os.path.dirname(sys.executable))
+    # The virtualenv's pinned tools come first: a PATH may hold an older system copy.
+    path = shutil.which(tool, path=os.path.dirname(sys.executable)) or shutil.which(tool)
     if path:
         return path
     unavailable(f"{tool} is not installed: {how}")
