@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 E2E_CACHE ?= $(HOME)/.cache/agenthooks-e2e
-E2E_PACKAGES := @anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0 @openai/codex@0.171.0
+E2E_PINS := tests/e2e/pins.txt
 DEMO := .demo/sample-repo
 
 .PHONY: all demo test e2e-deps bench stress lint clean
@@ -29,8 +29,14 @@ demo: $(BIN)/agenthooks
 test: $(BIN)/agenthooks
 	$(BIN)/python -m pytest -q -n 2 tests
 
+# The pinned agent CLIs for tests/e2e (about 760 MB); `make test` never downloads them.
 e2e-deps:
-	npm install --prefix $(E2E_CACHE) --no-audit --no-fund $(E2E_PACKAGES)
+	@command -v npm >/dev/null || { echo "e2e-deps: npm is not installed (apt-get install npm)" >&2; exit 1; }
+	@echo "e2e-deps: installing the pinned agent CLIs ($(E2E_PINS), about 760 MB) into $(E2E_CACHE)"
+	@set -e; specs=$$(grep -v '^#' $(E2E_PINS)); n=$$(echo "$$specs" | wc -l); i=0; \
+	for spec in $$specs; do i=$$((i + 1)); echo "e2e-deps: [$$i/$$n] $$spec"; \
+	  npm install --prefix $(E2E_CACHE) --no-audit --no-fund --loglevel=error $$spec; done
+	@echo "e2e-deps: done ($$(du -sh $(E2E_CACHE) | cut -f1) in $(E2E_CACHE))"
 
 bench: $(BIN)/agenthooks
 	$(BIN)/python bench/run.py

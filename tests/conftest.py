@@ -28,3 +28,12 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.delenv("AGENTHOOKS_FRAMEWORK", raising=False)
     os.environ.pop("CLAUDE_PROJECT_DIR", None)
     return home
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line, not one per test, when the end-to-end tests skipped for want of the CLIs."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", [])
+               if "make e2e-deps" in str(getattr(r, "longrepr", ""))]
+    if skipped:
+        reason = str(skipped[0].longrepr[-1]).removeprefix("Skipped: ")
+        terminalreporter.write_line(f"e2e: {len(skipped)} tests skipped: {reason}")

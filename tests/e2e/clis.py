@@ -1,15 +1,10 @@
 """Install and run the real agent CLIs offline, against tests/e2e/mockapi.py.
 
-The pinned CLIs live in a cache folder outside the source tree
-(``$AGENTHOOKS_E2E_CACHE``, default ``~/.cache/agenthooks-e2e``).  To install
-them by hand (about 20 s and 760 MB):
-
-    npm install --prefix "${AGENTHOOKS_E2E_CACHE:-$HOME/.cache/agenthooks-e2e}" \\
-        --no-audit --no-fund \\
-        @anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0 @openai/codex@0.171.0
-
-(``make e2e-deps`` runs the same command.)  Hook semantics change quickly
-between releases: pin, and upgrade on purpose.
+The pinned CLIs (``tests/e2e/pins.txt``) live in a cache folder outside the
+source tree (``$AGENTHOOKS_E2E_CACHE``, default ``~/.cache/agenthooks-e2e``).
+``make e2e-deps`` installs them (about 760 MB). The tests never download them:
+without them they skip locally, naming that command, and fail under CI=true.
+Hook semantics change quickly between releases: pin, and upgrade on purpose.
 
 Every run gets a throwaway HOME (plus CLAUDE_CONFIG_DIR / CODEX_HOME), an
 explicit minimal environment, the mock as API base URL *and* as HTTP(S)
@@ -19,7 +14,6 @@ timeout.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shlex
@@ -35,11 +29,25 @@ try:
 except ImportError:  # tests/e2e is not a package
     from mockapi import MockAPI  # type: ignore[no-redef]
 
-VERSIONS = {
-    "claude": ("@anthropic-ai/claude-code", "2.1.197"),
-    "gemini": ("@google/gemini-cli", "0.61.0"),
-    "codex": ("@openai/codex", "0.171.0"),
-}
+PINS = Path(__file__).with_name("pins.txt")
+INSTALL_SIZE = "about 760 MB"
+# The CLI's command name for each pinned npm package.
+COMMANDS = {"@anthropic-ai/claude-code": "claude", "@google/gemini-cli": "gemini",
+            "@openai/codex": "codex"}
+
+
+def _pins() -> dict[str, tuple[str, str]]:
+    """command -> (npm package, version), read from pins.txt."""
+    found: dict[str, tuple[str, str]] = {}
+    for line in PINS.read_text(encoding="utf-8").splitlines():
+        spec = line.strip()
+        if spec and not spec.startswith("#"):
+            pkg, _, ver = spec.rpartition("@")
+            found[COMMANDS[pkg]] = (pkg, ver)
+    return found
+
+
+VERSIONS = _pins()
 NPM_SPECS = [f"{pkg}@{ver}" for pkg, ver in VERSIONS.values()]
 GEMINI_MODEL = "gemini-2.5-flash"
 CODEX_MODEL = "gpt-5.5"
@@ -61,8 +69,7 @@ def install_command(prefix: Path | None = None) -> list[str]:
 
 
 def install_hint() -> str:
-    return ("install the pinned agent CLIs with `make e2e-deps`, or: "
-            + shlex.join(install_command()))
+    return f"run `make e2e-deps` to install the pinned agent CLIs ({INSTALL_SIZE}) into {cache_dir()}"
 
 
 @dataclass(frozen=True)
@@ -113,32 +120,14 @@ def _check_versions(prefix: Path) -> dict[str, str]:
     return found
 
 
-def ensure_clis(prefix: Path | None = None, install: bool = True) -> CLIs:
-    """Return the pinned CLIs, installing them into the cache with npm if needed.
+def ensure_clis(prefix: Path | None = None) -> CLIs:
+    """Return the pinned CLIs found in the cache. Never installs: that is ``make e2e-deps``.
 
-    Raises CLIUnavailable (with the reason) when that is not possible.
+    Raises CLIUnavailable (with the reason) when they are missing or at another version.
     """
     prefix = (prefix or cache_dir()).expanduser()
     if not _all_pinned(prefix):
-        if not install:
-            raise CLIUnavailable(f"pinned CLIs not found in {prefix}")
-        npm = shutil.which("npm")
-        if npm is None:
-            raise CLIUnavailable("npm is not on PATH")
-        prefix.mkdir(parents=True, exist_ok=True)
-        with open(prefix / ".install.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # parallel test workers install once
-            if not _all_pinned(prefix):
-                cmd = install_command(prefix)
-                cmd[0] = npm
-                try:
-                    res = subprocess.run(cmd, capture_output=True, text=True, timeout=900,
-                                         stdin=subprocess.DEVNULL)
-                except (OSError, subprocess.TimeoutExpired) as exc:
-                    raise CLIUnavailable(f"npm install failed: {exc}") from exc
-                if res.returncode != 0 or not _all_pinned(prefix):
-                    tail = (res.stderr or res.stdout).strip()[-2000:]
-                    raise CLIUnavailable(f"npm install failed (exit {res.returncode}): {tail}")
+        raise CLIUnavailable(f"the pinned agent CLIs are not installed in {prefix}")
     bin_dir = prefix / "node_modules" / ".bin"
     versions = _check_versions(prefix)
     return CLIs(prefix=prefix, bin_dir=bin_dir, claude=bin_dir / "claude",
@@ -146,15 +135,15 @@ def ensure_clis(prefix: Path | None = None, install: bool = True) -> CLIs:
 
 
 def require_clis() -> CLIs:
-    """ensure_clis() for tests: fail under CI=true, otherwise skip with an install hint."""
+    """ensure_clis() for tests: fail under CI=true, otherwise skip with the install hint."""
     import pytest
 
     try:
         return ensure_clis()
     except CLIUnavailable as exc:
         if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"agent CLIs unavailable: {exc}", pytrace=False)
-        pytest.skip(f"agent CLIs unavailable ({exc}); {install_hint()}")
+            pytest.fail(f"agent CLIs unavailable: {exc}; {install_hint()}", pytrace=False)
+        pytest.skip(f"{exc}; {install_hint()}")
 
 
 # --------------------------------------------------------------------------
@@ -331,7 +320,7 @@ def _merge_env(base: dict[str, str], extra: Mapping[str, str | None] | None) -> 
 
 
 def _bin(clis: CLIs | None, name: str) -> tuple[Path, Path]:
-    clis = clis or ensure_clis(install=False)
+    clis = clis or ensure_clis()
     return getattr(clis, name), clis.bin_dir
 
 

@@ -22,7 +22,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def clis() -> CLIs:
-    """The pinned CLIs (installed on first use); skip, or fail under CI=true."""
+    """The pinned CLIs (`make e2e-deps`); skip, or fail under CI=true."""
     return require_clis()
 
 

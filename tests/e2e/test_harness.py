@@ -302,3 +302,42 @@ def test_proxy_trap_catches_real_cli(clis: C.CLIs, sandbox: C.Sandbox, mock_api:
     _ok(proc, mock_api)
     assert mock_api.refused and all(r.endswith(":443") for r in mock_api.refused)
     assert len(mock_api.main_requests("claude")) == 1
+
+
+def _fake_npm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An npm on PATH that only records being run, and an empty CLI cache."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    called = tmp_path / "npm-called"
+    (bin_dir / "npm").write_text(f"#!/bin/sh\ntouch {called}\nexit 1\n")
+    (bin_dir / "npm").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("AGENTHOOKS_E2E_CACHE", str(tmp_path / "cache"))
+    return called
+
+
+def test_missing_clis_skip_locally_without_downloading(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    called = _fake_npm(tmp_path, monkeypatch)
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception) as skip:
+        C.require_clis()
+    assert "make e2e-deps" in str(skip.value) and "760 MB" in str(skip.value)
+    assert not called.exists(), "the tests must never download the CLIs themselves"
+
+
+def test_missing_clis_fail_in_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    called = _fake_npm(tmp_path, monkeypatch)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        C.require_clis()
+    assert "make e2e-deps" in str(failed.value)
+    assert not called.exists()
+
+
+def test_pins_are_one_list_for_make_and_the_tests() -> None:
+    makefile = (Path(__file__).parents[2] / "Makefile").read_text()
+    assert "E2E_PINS := tests/e2e/pins.txt" in makefile
+    assert set(C.NPM_SPECS) == {line for line in C.PINS.read_text().splitlines()
+                                if line and not line.startswith("#")}
+    assert {"claude", "codex", "gemini"} <= set(C.VERSIONS)
