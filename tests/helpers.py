@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import subprocess
 import sys
@@ -122,3 +123,20 @@ def unavailable(message: str) -> None:
     if in_ci():
         pytest.fail(message)
     pytest.skip(message)
+
+
+def snapshot_checkout(dest: Path) -> tuple[Path, str]:
+    """A git repo holding this checkout's files as one commit (uncommitted edits included),
+    so the test exercises exactly the code under test."""
+    src = dest / "agenthooks-src"
+    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard"],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    for rel in files:
+        p = ROOT / rel
+        if p.is_file() and not rel.startswith(("tests/", "bench/")):
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(p, src / rel)
+    git(src, "init", "-q")
+    git(src, "add", "-A")
+    git(src, "commit", "-q", "-m", "snapshot")
+    return src, git(src, "rev-parse", "HEAD").stdout.strip()

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memory_support import tree
-from helpers import ROOT, cli, git, install, make_repo, require, write_memory
+from helpers import ROOT, cli, git, install, make_repo, require, snapshot_checkout, write_memory
 
 from agenthooks.memory import lint, parse
 
@@ -155,26 +154,9 @@ def _precommit() -> str:
     return require("pre-commit", "pip install pre-commit (make test installs it)")
 
 
-def _snapshot_of_this_repo(dest: Path) -> tuple[Path, str]:
-    """A git repo holding this checkout's files as one commit (uncommitted edits included),
-    so the test exercises exactly the code under test."""
-    src = dest / "agenthooks-src"
-    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard"],
-                           capture_output=True, text=True, check=True).stdout.splitlines()
-    for rel in files:
-        p = ROOT / rel
-        if p.is_file() and not rel.startswith(("tests/", "bench/")):
-            (src / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(p, src / rel)
-    git(src, "init", "-q")
-    git(src, "add", "-A")
-    git(src, "commit", "-q", "-m", "snapshot")
-    return src, git(src, "rev-parse", "HEAD").stdout.strip()
-
-
 def test_pre_commit_hook_fails_on_bad_tattoo_and_passes_on_good(tmp_path: Path) -> None:
     exe = _precommit()
-    src, rev = _snapshot_of_this_repo(tmp_path)
+    src, rev = snapshot_checkout(tmp_path)
     manifest = (ROOT / ".pre-commit-hooks.yaml").read_text()
     assert "id: agenthooks-lint" in manifest and "pass_filenames: false" in manifest
     r = make_repo(tmp_path, "user-repo")
