@@ -152,6 +152,25 @@ def _set_version(text: str, version: int) -> str:
     return _append_key(text, line)
 
 
+def set_values(text: str, values: dict[str, Any]) -> tuple[str, list[str]]:
+    """Set top-level keys by splicing their value's text, so comments and layout stay;
+    a missing key is appended. (new text, ["key old -> new", ...] for what changed)."""
+    changes = []
+    for key, value in values.items():
+        keys = _top_keys(_compose(text))
+        if key in keys:
+            node = keys[key][1]
+            old = str(node.value)
+            if old == str(value):
+                continue
+            text = text[:node.start_mark.index] + str(value) + text[node.end_mark.index:]
+            changes.append(f"{key} {old} -> {value}")
+        else:
+            text = _append_key(text, f"{key}: {value}\n")
+            changes.append(f"{key} {value}")
+    return text, changes
+
+
 def migrate(text: str) -> tuple[str, int, int, list[str]]:
     """(new text, from version, to version, keys added). Same text back when the file
     is already at CONFIG_VERSION (or newer: never downgraded)."""

@@ -84,8 +84,13 @@ def run(
     check_writable(root)
     planned = render.plan(answers, template_root) + frameworks.registrations(root, answers)
     restore_paths = frozenset(_relpath(root, r) for r in restore)
+    # Flags whose value lives in config.yaml are applied to it when given on this run.
+    # (A flag, or a new answer at the prompt; a recorded answer never overrides the file.)
+    before = recorded.get("answers", {})
+    settings = {key: answers[key] for key in ("budget_tokens",)
+                if flags.get(key) is not None or before.get(key, answers[key]) != answers[key]}
     plan = upgrade.classify(root, planned, recorded.get("files", {}), conflict=conflict,
-                            restore=restore_paths, revs=revs)
+                            restore=restore_paths, revs=revs, settings=settings)
     edited = [s.verdict.path for s in plan.steps if s.touches_edits]
     dirty = upgrade.dirty(root, edited) if not allow_dirty else []
     if dirty:

@@ -242,7 +242,8 @@ def _side(path: Path) -> Path:
 
 
 def _config_step(pf: PlannedFile, path: Path, cur: bytes | None, rec: dict[str, Any] | None,
-                 record: dict[str, Any], restore: frozenset[str]) -> tuple[Step, dict[str, Any]]:
+                 record: dict[str, Any], restore: frozenset[str],
+                 settings: dict[str, Any]) -> tuple[Step, dict[str, Any]]:
     new = pf.text.encode("utf-8")
     if cur is None:
         if rec is not None and pf.path not in restore:
@@ -259,6 +260,8 @@ def _config_step(pf: PlannedFile, path: Path, cur: bytes | None, rec: dict[str, 
     if old_v > config.CONFIG_VERSION:
         return Step(Verdict("keep", pf.path, f"yours; version {old_v} is newer than this "
                             "agenthooks knows: left as is")), keep_rec
+    # A flag given now (--budget) is applied to the user's file by the same splice.
+    migrated, changed = config.set_values(migrated, settings)
     if migrated == text:
         return Step(Verdict("keep", pf.path, f"yours; already migrated (version {new_v})")), keep_rec
     if rec is not None and manifest.is_pristine(cur, rec):
@@ -267,11 +270,16 @@ def _config_step(pf: PlannedFile, path: Path, cur: bytes | None, rec: dict[str, 
                                         pf.mode, "config"))
     else:
         keep_rec = dict(keep_rec, rev=record["rev"])
-    what = f"added {', '.join(added)}; " if added else ""
-    note = f"migrated version {old_v} -> {new_v}: {what}your values and comments kept"
+    if old_v != new_v:
+        what = "".join(f"{w}; " for w in ([f"added {', '.join(added)}"] if added else []) + changed)
+        note = f"migrated version {old_v} -> {new_v}: {what}your values and comments kept"
+    else:
+        note = f"set {', '.join(changed)} as asked; your comments kept"
     return Step(Verdict("update", pf.path, note),
                 writes=[(path, migrated.encode("utf-8"), (path.stat().st_mode & 0o777))],
-                touches_edits=rec is not None and not manifest.is_pristine(cur, rec)), keep_rec
+                # A value the user just asked for is no surprise: a dirty file may take it.
+                touches_edits=old_v != new_v and rec is not None
+                and not manifest.is_pristine(cur, rec)), keep_rec
 
 
 def classify(
@@ -282,8 +290,10 @@ def classify(
     conflict: str = "inline",
     restore: frozenset[str] = frozenset(),
     revs: dict[str, int] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> Plan:
-    """Decide every planned file without writing anything."""
+    """Decide every planned file without writing anything. `settings`: config.yaml keys
+    given on this command line, spliced into the user's config.yaml."""
     revs = revs or TEMPLATE_REVS
     in_git = git_prefix(root) is not None
     steps: list[Step] = []
@@ -317,7 +327,8 @@ def classify(
                 records[pf.path] = rec
             continue
         if pf.kind == "config":
-            step, records[pf.path] = _config_step(pf, path, cur, rec, record, restore)
+            step, records[pf.path] = _config_step(pf, path, cur, rec, record, restore,
+                                                   settings or {})
             steps.append(step)
             continue
         if cur is None:

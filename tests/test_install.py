@@ -297,3 +297,22 @@ def test_the_wheel_ships_the_templates_and_installs_from_anywhere(tmp_path: Path
     mod = subprocess.run([str(env_dir / "bin/python"), "-m", "agenthooks", "--version"],
                          cwd=elsewhere, capture_output=True, text=True)
     assert mod.returncode == 0 and "agenthooks" in mod.stdout
+
+
+def test_budget_flag_on_an_existing_install_is_spliced_into_config(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    cfg = repo / ".agent/config.yaml"
+    cfg.write_text("# my own note, kept\n" + cfg.read_text())
+    proc = install(repo, "--budget", "800")
+    assert "update     .agent/config.yaml  (set budget_tokens 500 -> 800 as asked" in proc.stdout
+    text = cfg.read_text()
+    assert text.startswith("# my own note, kept\n") and "\nbudget_tokens: 800\n" in text
+    shown = cli("show", str(repo))
+    assert "of budget 800" in shown.stderr
+    again = install(repo, "--budget", "800")
+    assert "keep       .agent/config.yaml" in again.stdout
+    # A recorded answer never overrides the user's own later edit.
+    cfg.write_text(text.replace("budget_tokens: 800", "budget_tokens: 900"))
+    install(repo)
+    assert "budget_tokens: 900" in cfg.read_text()
