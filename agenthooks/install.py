@@ -115,7 +115,8 @@ def run(
         echo(f"dry run: {changed} file(s) would change; nothing was written")
     elif changed == 0 and mverdict == "identical":
         echo("up to date: nothing changed")
-    for step in frameworks.next_steps(answers):
+    touched = {v.path for v in verdicts if v.verdict in upgrade.WRITES}
+    for step in frameworks.next_steps(answers, root, touched):
         echo(f"next: {step}")
     attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
     return 1 if attention else 0

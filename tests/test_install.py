@@ -316,3 +316,15 @@ def test_budget_flag_on_an_existing_install_is_spliced_into_config(tmp_path: Pat
     cfg.write_text(text.replace("budget_tokens: 800", "budget_tokens: 900"))
     install(repo)
     assert "budget_tokens: 900" in cfg.read_text()
+
+
+def test_next_lines_only_for_frameworks_whose_files_changed(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    first = install(repo, "--framework", "claude-code", "--framework", "codex")
+    assert "next: Claude Code:" in first.stdout and "next: Codex:" in first.stdout
+    again = install(repo)
+    assert "next:" not in again.stdout and "up to date: nothing changed" in again.stdout
+    settings = repo / ".claude/settings.json"
+    settings.unlink()
+    back = install(repo, "--restore", ".claude/settings.json")
+    assert "next: Claude Code:" in back.stdout and "next: Codex:" not in back.stdout

@@ -59,13 +59,23 @@ def registrations(root: Path, answers: dict) -> list:  # type: ignore[type-arg]
     return out
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
-    """What the user must still do by hand (trust prompts and the like)."""
+def next_steps(answers: dict, root: Path | None = None,  # type: ignore[type-arg]
+               changed: set[str] | None = None) -> list[str]:
+    """What the user must still do by hand (trust prompts and the like). With `changed`,
+    only for frameworks whose registration files are among those paths: a re-install
+    that left them as they were has nothing new to say."""
     out: list[str] = []
     for name in answers["frameworks"]:
         mod = _module(name)
-        if mod is not None and hasattr(mod, "next_steps"):
-            out.extend(mod.next_steps(answers))
+        if mod is None or not hasattr(mod, "next_steps"):
+            continue
+        if changed is not None and root is not None:
+            # A framework with no file of its own (generic) is wired through the hooks.
+            own = {pf.path for pf in mod.plan(root, answers)} or {
+                p for p in changed if p.startswith(".agent/hooks/")}
+            if not own & changed:
+                continue
+        out.extend(mod.next_steps(answers))
     return out
 
 
