@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from agenthooks import config, frameworks, messages, platforms
-from agenthooks.errors import MissingAnswer, UserError
+from agenthooks.errors import MissingAnswer, UserError, unknown
 
 
 class Prompter(Protocol):
@@ -61,13 +61,11 @@ def check(name: str, value: Any) -> Any:
             raise UserError(f"{name}: give at least one of {', '.join(valid[name])}")
         for item in value:
             if item not in valid[name]:
-                raise UserError(
-                    f"unknown {name[:-1]} {item!r}: choose from {', '.join(valid[name])}"
-                )
+                raise unknown(name[:-1], item, valid[name])
         return sorted(set(value), key=valid[name].index)
     if name == "lang":
         if value not in messages.LANGS:
-            raise UserError(f"unknown language {value!r}: choose from {', '.join(messages.LANGS)}")
+            raise unknown("language", value, messages.LANGS)
         return value
     if name == "budget_tokens":
         try:
@@ -114,6 +112,10 @@ def resolve(
         if yes:
             out[q.name] = check(q.name, default)
         elif interactive and prompter is not None:
+            if q.name == "frameworks" and last is None:
+                # Pre-tick only what the repo shows; `generic` is the --yes fallback, and
+                # ticked beside the user's pick it would wire a second framework.
+                default = frameworks.detect(root)
             out[q.name] = check(q.name, _ask(prompter, q, default))
         elif last is not None:
             out[q.name] = last

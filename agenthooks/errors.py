@@ -16,3 +16,12 @@ class MissingAnswer(UserError):
     """An answer is needed, there is no terminal to ask on, and --yes was not given."""
 
     code = 2
+
+
+def unknown(kind: str, value: object, choices: "tuple[str, ...] | list[str]") -> UserError:
+    """One wording for every command: `unknown framework 'claud': did you mean claude-code?`."""
+    import difflib
+
+    close = difflib.get_close_matches(str(value), list(choices), n=1, cutoff=0.6)
+    guess = f"; did you mean {close[0]}?" if close else ""
+    return UserError(f"unknown {kind} {value!r}{guess}", hint="choose from: " + ", ".join(choices))

@@ -82,6 +82,11 @@ def run(
     answers = answers_mod.resolve(root, flags, recorded.get("answers", {}), yes=yes,
                                   prompter=prompter, interactive=interactive)
     check_writable(root)
+    if upgrade.git_prefix(root) is None:
+        import sys
+
+        print(f"agenthooks: warning: {root} is not in a git repository; installing there "
+              "(the hooks are meant to be committed: git init first)", file=sys.stderr)
     planned = render.plan(answers, template_root) + frameworks.registrations(root, answers)
     restore_paths = frozenset(_relpath(root, r) for r in restore)
     # Flags whose value lives in config.yaml are applied to it when given on this run.

@@ -183,14 +183,14 @@ def test_real_questionary_prompts_through_a_pipe(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     down, space, enter = "\x1b[B", " ", "\r"
     with create_pipe_input() as inp:
-        # platforms: tick macos too; frameworks: keep the default; lang: move to zh;
-        # budget: replace the default; confirm.
-        keys = (down + space + enter) + enter + (down + enter) + ("\x7f" * 5 + "700" + enter) + enter
+        # platforms: tick macos too; frameworks: none is pre-ticked in an empty repo, tick
+        # the first; lang: move to zh; budget: replace the default; confirm.
+        keys = (down + space + enter) + (space + enter) + (down + enter) + ("\x7f" * 5 + "700" + enter) + enter
         inp.send_text(keys)
         prompter = answers_mod.QuestionaryPrompter(input=inp, output=DummyOutput())
         got = answers_mod.resolve(repo, {}, {}, yes=False, prompter=prompter, interactive=True)
     assert got["platforms"] == ["linux", "macos"]
-    assert got["frameworks"] == ["generic"] and got["lang"] == "zh" and got["budget_tokens"] == 700
+    assert got["frameworks"] == ["claude-code"] and got["lang"] == "zh" and got["budget_tokens"] == 700
 
 
 def test_ctrl_c_at_a_prompt_exits_130_and_writes_nothing(tmp_path: Path) -> None:
@@ -328,3 +328,50 @@ def test_next_lines_only_for_frameworks_whose_files_changed(tmp_path: Path) -> N
     settings.unlink()
     back = install(repo, "--restore", ".claude/settings.json")
     assert "next: Claude Code:" in back.stdout and "next: Codex:" not in back.stdout
+
+
+def test_empty_repo_pre_ticks_no_framework_but_yes_falls_back_to_generic(tmp_path: Path) -> None:
+    class Recording(answers_mod.ScriptedPrompter):
+        ticked: list[str] = []
+
+        def checkbox(self, message, choices, default, instruction=None):  # type: ignore[no-untyped-def]
+            if message.startswith("Which agent frameworks"):
+                Recording.ticked = list(default)
+            return super().checkbox(message, choices, default, instruction)
+
+    repo = make_repo(tmp_path)
+    prompter = Recording({"Which agent frameworks": ["claude-code"]})
+    install_mod.run(repo, {}, yes=False, dry_run=False, prompter_factory=lambda: prompter,
+                    echo=lambda s: None, interactive=True)
+    assert Recording.ticked == []
+    recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
+    assert recorded["frameworks"] == ["claude-code"]
+    other = make_repo(tmp_path, "other")
+    install(other)
+    assert json.loads((other / ".agent/.agenthooks.json").read_text())["answers"]["frameworks"] == ["generic"]
+
+
+def test_a_mistyped_name_gets_a_suggestion_worded_alike_in_install_and_show(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    bad_install = cli("install", "--yes", "--framework", "claud-code", str(repo))
+    assert bad_install.returncode == 1 and not (repo / ".agent").exists()
+    first = bad_install.stderr.splitlines()[0]
+    assert first == "agenthooks: unknown framework 'claud-code'; did you mean claude-code?"
+    install(repo)
+    bad_show = cli("show", "--framework", "claud-code", str(repo))
+    assert bad_show.returncode == 1 and bad_show.stderr == bad_install.stderr
+    platform = cli("install", "--yes", "--platform", "mac", str(repo))
+    assert "unknown platform 'mac'; did you mean macos?" in platform.stderr
+
+
+def test_outside_git_install_warns_and_says_where(tmp_path: Path) -> None:
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    proc = cli("install", "--yes", cwd=folder, env={"GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"agenthooks: warning: {folder} is not in a git repository; installing there "
+        "(the hooks are meant to be committed: git init first)"]
+    assert (folder / ".agent/hooks/pre_task.sh").exists()
+    inside = make_repo(tmp_path)
+    assert "warning" not in install(inside).stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agenthooks import frameworks, messages, redact
-from agenthooks.errors import UserError
+from agenthooks.errors import UserError, unknown
 from agenthooks.memory import parse
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
@@ -84,18 +84,33 @@ def block_sections(block: str) -> list[dict[str, Any]]:
     return out
 
 
+def cells(text: str) -> int:
+    """Terminal columns: CJK and other wide characters take two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else
+               0 if unicodedata.combining(c) else 1 for c in text)
+
+
+def _fit(text: str, width: int) -> str:
+    """Cut to `width` columns (with ...), then pad to it."""
+    if cells(text) > width:
+        while cells(text) > width - 3:
+            text = text[:-1]
+        text += "..."
+    return text + " " * (width - cells(text))
+
+
 def stats_table(secs: list[dict[str, Any]], budget: int) -> list[str]:
-    width = max([len(s["title"]) for s in secs] + [len("total")])
-    width = min(width, 60)
-    rows = [f"{'section':<{width}}  {'lines':>5}  {'chars':>6}  {'~tokens':>7}"]
+    width = min(max([cells(s["title"]) for s in secs] + [len("total")]), 60)
+    rows = [f"{_fit('section', width)}  {'lines':>5}  {'chars':>6}  {'~tokens':>7}"]
     for s in secs:
-        title = s["title"] if len(s["title"]) <= width else s["title"][: width - 3] + "..."
-        rows.append(f"{title:<{width}}  {s['lines']:>5}  {s['chars']:>6}  {s['tokens']:>7}")
+        rows.append(f"{_fit(s['title'], width)}  {s['lines']:>5}  {s['chars']:>6}  {s['tokens']:>7}")
     tl = sum(s["lines"] for s in secs)
     tc = sum(s["chars"] for s in secs)
     tt = sum(s["tokens"] for s in secs)
     pct = tt * 100 // budget if budget else 0
-    rows.append(f"{'total':<{width}}  {tl:>5}  {tc:>6}  {tt:>7}  of budget {budget} ({pct}%)")
+    rows.append(f"{_fit('total', width)}  {tl:>5}  {tc:>6}  {tt:>7}  of budget {budget} ({pct}%)")
     if tt > budget:
         rows.append("over the budget: the hooks cut notes, then snapshot lines, and rules last, with a warning")
     return rows
@@ -152,8 +167,7 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
     out = out or (lambda b: (sys.stdout.buffer.write(b), sys.stdout.buffer.flush()))
     err = err or (lambda s: sys.stderr.write(s + "\n"))
     if framework is not None and framework not in frameworks.NAMES:
-        raise UserError(f"unknown framework {framework!r}",
-                        hint="one of: " + " ".join(frameworks.NAMES))
+        raise unknown("framework", framework, frameworks.NAMES)
     repo = parse.find_repo(dir_)
     budget = int(repo.config()["budget_tokens"])  # type: ignore[call-overload]
     if as_json:

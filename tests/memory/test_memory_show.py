@@ -104,3 +104,17 @@ def test_show_warnings_do_not_reach_the_log(repo: Path) -> None:
     assert proc.returncode == 0
     assert "notes_count" in proc.stderr
     assert tree(repo) == before
+
+
+def test_size_table_columns_line_up_with_cjk_titles(tmp_path: Path) -> None:
+    from agenthooks.memory.show import cells
+
+    repo = make_repo(tmp_path)
+    install(repo, "--lang", "zh")
+    rows = cli("show", str(repo)).stderr.splitlines()
+    table = [r for r in rows if re.search(r"\s\d+\s+\d+\s+\d+", r) or r.startswith("section")]
+    assert any("硬约束" in r for r in table)
+    # Every row's "lines" column ends at the same terminal column.
+    ends = {cells(r[: re.search(r"(lines|\d+)\s+(chars|\d+)\s+(~tokens|\d+)", r).end(1)])
+            for r in table}
+    assert len(ends) == 1, table
