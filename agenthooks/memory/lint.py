@@ -26,24 +26,73 @@ class Finding:
         return f"{self.path}:{self.line}: {self.level}: {self.message}"
 
 
+# Messages, English and Chinese (the repo's --lang): `path:line: level:` stays as it is
+# for programs; the text after it is for the person.
+MESSAGES: dict[str, tuple[str, str]] = {
+    "tattoo_lines": (
+        "tattoo has {n} lines, over the limit of {max} (lint_max_tattoo_lines): past ~200 lines "
+        "rules stop being followed (R1)",
+        "tattoo 有 {n} 行，超过上限 {max}（lint_max_tattoo_lines）：超过约 200 行，规则就不再被遵守（R1）"),
+    "tattoo_rules": (
+        "{n} rules, over the limit of {max} (lint_max_rules): keep only rules whose violation "
+        "means a rollback, 3-5 per dimension (R1)",
+        "{n} 条规则，超过上限 {max}（lint_max_rules）：只保留违反就必须回滚的规则，每个维度 3-5 条（R1）"),
+    "code_block": ("code block in tattoo: write each rule as one line (R1)",
+                   "tattoo 里有代码块：每条规则写成一行（R1）"),
+    "continues": ("continues the rule on line {no}: one rule, one line (R1)",
+                  "接续第 {no} 行的规则：一条规则一行（R1）"),
+    "backslash": ("rule ends with '\\' and runs on: one rule, one line (R1)",
+                  "规则以 '\\' 结尾并延续到下一行：一条规则一行（R1）"),
+    "long_rule": ("rule is {n} characters long: one short imperative line (R1)",
+                  "规则长 {n} 个字符：写成一行简短的祈使句（R1）"),
+    "missing_file": ("missing: pre_task creates it from the template on the next run",
+                     "缺失：pre_task 下次运行时会按模板创建"),
+    "missing_section": (
+        "missing section '## {title}' ({want}); the snapshot needs Goal, Done, In progress, "
+        "Todo, Key decisions (R2)",
+        "缺少小节 '## {title}'（{want}）；快照需要 目标、已完成、进行中、待办、关键决策（R2）"),
+    "edit_log": (
+        "snapshot reads like an edit log: {n} of {total} items record single edits, line numbers "
+        "or diffs (lines {shown}); keep it a progress board: one item per step, not per edit (R2, R13)",
+        "快照像一份编辑记录：{total} 项中有 {n} 项记录单次编辑、行号或 diff（第 {shown} 行）；"
+        "它是进度板：一步一项，而不是一次编辑一项（R2, R13）"),
+    "many_items": (
+        "snapshot has {n} items: summarise, or archive finished work with 'agenthooks archive' (R24)",
+        "快照有 {n} 项：请归纳，或用 'agenthooks archive' 归档已完成的工作（R24）"),
+    "contradicts": (
+        "contradicts {where}: '{b}' vs '{a}'; memory files must agree, fix one of them (R22)",
+        "与 {where} 矛盾：'{b}' 对 '{a}'；记忆文件必须一致，请改正其中之一（R22）"),
+    "secret": (
+        "looks like a secret ({names}): the hooks redact this line; remove it and rotate the secret",
+        "疑似密钥（{names}）：钩子会遮蔽这一行；请删除它并更换该密钥"),
+    "summary": ("agenthooks lint: {errors} error(s), {warnings} warning(s)",
+                "agenthooks lint: {errors} 个错误，{warnings} 个警告"),
+    "clean": ("agenthooks lint: memory is clean", "agenthooks lint: 记忆文件没有问题"),
+}
+
+
+def say(lang: str, key: str, **values: object) -> str:
+    en, zh = MESSAGES[key]
+    return (zh if lang == "zh" else en).format(**values)
+
+
 # --- R1: tattoo -------------------------------------------------------------------------
 
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)、]|[（(]?\d+[)）])\s*(?:\[[ xX]\]\s*)?")
 
 
-def check_tattoo(mf: parse.MemFile, max_lines: int, max_rules: int, level: str) -> list[Finding]:
+def check_tattoo(mf: parse.MemFile, max_lines: int, max_rules: int, level: str,
+                 lang: str = "en") -> list[Finding]:
     out: list[Finding] = []
     if not mf.exists:
         return out
     if len(mf.raw) > max_lines:
         out.append(Finding(mf.label, max_lines + 1, level,
-                           f"tattoo has {len(mf.raw)} lines, over the limit of {max_lines} "
-                           "(lint_max_tattoo_lines): past ~200 lines rules stop being followed (R1)"))
+                           say(lang, "tattoo_lines", n=len(mf.raw), max=max_lines)))
     rules = parse.rules(mf)
     if len(rules) > max_rules:
         out.append(Finding(mf.label, rules[max_rules].no, level,
-                           f"{len(rules)} rules, over the limit of {max_rules} (lint_max_rules): "
-                           "keep only rules whose violation means a rollback, 3-5 per dimension (R1)"))
+                           say(lang, "tattoo_rules", n=len(rules), max=max_rules)))
     prev: parse.Line | None = None
     infence = False
     for ln in rules:
@@ -51,7 +100,7 @@ def check_tattoo(mf: parse.MemFile, max_lines: int, max_rules: int, level: str) 
         if s.lstrip().startswith("```") or s.lstrip().startswith("~~~"):
             if not infence:
                 out.append(Finding(mf.label, ln.no, level,
-                                   "code block in tattoo: write each rule as one line (R1)"))
+                                   say(lang, "code_block")))
             infence = not infence
             prev = ln
             continue
@@ -59,14 +108,14 @@ def check_tattoo(mf: parse.MemFile, max_lines: int, max_rules: int, level: str) 
             continue
         if prev is not None and re.match(r"^[ \t]+\S", s) and not re.match(r"^#", prev.text):
             out.append(Finding(mf.label, ln.no, level,
-                               f"continues the rule on line {prev.no}: one rule, one line (R1)"))
+                               say(lang, "continues", no=prev.no)))
             continue
         if s.rstrip().endswith("\\"):
             out.append(Finding(mf.label, ln.no, level,
-                               "rule ends with '\\' and runs on: one rule, one line (R1)"))
+                               say(lang, "backslash")))
         elif len(s) > 400:
             out.append(Finding(mf.label, ln.no, "warning",
-                               f"rule is {len(s)} characters long: one short imperative line (R1)"))
+                               say(lang, "long_rule", n=len(s))))
         prev = ln
     return out
 
@@ -96,8 +145,7 @@ def is_edit_log(s: str) -> bool:
 def check_snapshot(mf: parse.MemFile, lang: str) -> list[Finding]:
     out: list[Finding] = []
     if not mf.exists:
-        out.append(Finding(mf.label, 1, "warning",
-                           "missing: pre_task creates it from the template on the next run"))
+        out.append(Finding(mf.label, 1, "warning", say(lang, "missing_file")))
         return out
     secs = parse.sections(mf)
     have = {s.key for s in secs}
@@ -106,8 +154,7 @@ def check_snapshot(mf: parse.MemFile, lang: str) -> list[Finding]:
         if key not in have:
             want = " / ".join(t[key] for t in parse.SECTION_TITLES.values())
             out.append(Finding(mf.label, 1, "error",
-                               f"missing section '## {titles[key]}' ({want}); the snapshot needs "
-                               "Goal, Done, In progress, Todo, Key decisions (R2)"))
+                               say(lang, "missing_section", title=titles[key], want=want)))
     items = [ln for s in secs for ln in s.items]
     raw_diff = [parse.Line(i, s) for i, s in enumerate(mf.raw, 1)
                 if re.match(r"^(@@ -\d+|diff --git |(\+\+\+|---) [ab]/)", s)]
@@ -116,13 +163,10 @@ def check_snapshot(mf: parse.MemFile, lang: str) -> list[Finding]:
     if len(flagged) >= 5 or (len(flagged) >= 3 and len(flagged) * 2 >= total):
         shown = ", ".join(str(n) for n in flagged[:8]) + (", ..." if len(flagged) > 8 else "")
         out.append(Finding(mf.label, flagged[0], "error",
-                           f"snapshot reads like an edit log: {len(flagged)} of {len(items)} items "
-                           f"record single edits, line numbers or diffs (lines {shown}); keep it a "
-                           "progress board: one item per step, not per edit (R2, R13)"))
+                           say(lang, "edit_log", n=len(flagged), total=len(items), shown=shown)))
     if len(items) > 80:
         out.append(Finding(mf.label, items[80].no, "warning",
-                           f"snapshot has {len(items)} items: summarise, or archive finished work "
-                           "with 'agenthooks archive' (R24)"))
+                           say(lang, "many_items", n=len(items))))
     return out
 
 
@@ -280,7 +324,7 @@ def _conflict(a: Claim, b: Claim) -> bool:
     return a.positive != b.positive and _same_subject(a.value, b.value)
 
 
-def check_contradictions(groups: list[list[Claim]]) -> list[Finding]:
+def check_contradictions(groups: list[list[Claim]], lang: str = "en") -> list[Finding]:
     allc = [c for g in groups for c in g]
     out: list[Finding] = []
     seen: set[tuple[tuple[str, int], tuple[str, int]]] = set()
@@ -295,21 +339,19 @@ def check_contradictions(groups: list[list[Claim]]) -> list[Finding]:
             level = "error" if a.weight == b.weight == "error" else "warning"
             where = f"{a.where[0]}:{a.where[1]}"
             out.append(Finding(b.where[0], b.where[1], level,
-                               f"contradicts {where}: '{b.text}' vs '{a.text}'; memory files must "
-                               "agree, fix one of them (R22)"))
+                               say(lang, "contradicts", where=where, b=b.text, a=a.text)))
     return out
 
 
 # --- secrets ----------------------------------------------------------------------------
 
-def check_secrets(mf: parse.MemFile, level: str = "error") -> list[Finding]:
+def check_secrets(mf: parse.MemFile, level: str = "error", lang: str = "en") -> list[Finding]:
     out = []
     for i, s in enumerate(mf.raw, 1):
         names = redact.find_secrets(s)
         if names:
             out.append(Finding(mf.label, i, level,
-                               f"looks like a secret ({', '.join(names)}): the hooks redact this "
-                               "line; remove it and rotate the secret"))
+                               say(lang, "secret", names=", ".join(names))))
     return out
 
 
@@ -320,14 +362,14 @@ def lint(repo: parse.Repo) -> list[Finding]:
     max_lines = int(cfg["lint_max_tattoo_lines"])  # type: ignore[call-overload]
     max_rules = int(cfg["lint_max_rules"])  # type: ignore[call-overload]
     tat, snap, notes = repo.file("tattoo"), repo.file("snapshot"), repo.file("notes")
+    lang = repo.lang
     user = repo.user_tattoo()
     found: list[Finding] = []
     if not tat.exists:
-        found.append(Finding(tat.label, 1, "warning",
-                             "missing: pre_task creates it from the template on the next run"))
-    found += check_tattoo(tat, max_lines, max_rules, "error")
+        found.append(Finding(tat.label, 1, "warning", say(lang, "missing_file")))
+    found += check_tattoo(tat, max_lines, max_rules, "error", lang)
     if user is not None:
-        found += check_tattoo(user, max_lines, max_rules, "warning")
+        found += check_tattoo(user, max_lines, max_rules, "warning", lang)
     found += check_snapshot(snap, repo.lang)
     groups = []
     if user is not None:
@@ -336,13 +378,13 @@ def lint(repo: parse.Repo) -> list[Finding]:
     groups.append(claims(snap.label, [ln for s in parse.sections(snap) if s.key != "done"
                                       for ln in s.items], "error"))
     groups.append(claims(notes.label, parse.notes(notes), "warning"))
-    found += check_contradictions(groups)
+    found += check_contradictions(groups, lang)
     for mf in (tat, snap, notes):
-        found += check_secrets(mf)
+        found += check_secrets(mf, lang=lang)
     if user is not None:
-        found += check_secrets(user, "warning")
+        found += check_secrets(user, "warning", lang)
     for p in repo.archives():
-        found += check_secrets(parse.load_file(p, str(p.relative_to(repo.root))))
+        found += check_secrets(parse.load_file(p, str(p.relative_to(repo.root))), lang=lang)
     order = {".agent/memory/tattoo.md": 0, ".agent/memory/snapshot.md": 1,
              ".agent/memory/notes.md": 2}
     return sorted(set(found), key=lambda f: (order.get(f.path, 3), f.path, f.line, f.message))
@@ -357,6 +399,6 @@ def run(dir_: Path | None, echo: Callable[[str], None], quiet: bool = False) -> 
         if not (quiet and f.level != "error"):
             echo(str(f))
     if found or not quiet:
-        echo(f"agenthooks lint: {errors} error(s), {warnings} warning(s)"
-             if found else "agenthooks lint: memory is clean")
+        echo(say(repo.lang, "summary", errors=errors, warnings=warnings)
+             if found else say(repo.lang, "clean"))
     return 1 if errors else 0

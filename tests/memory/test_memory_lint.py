@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -179,3 +180,19 @@ def test_pre_commit_hook_fails_on_bad_tattoo_and_passes_on_good(tmp_path: Path) 
                           env=env, timeout=600)
     assert good.returncode == 0, good.stdout + good.stderr
     assert "agenthooks lint" in good.stdout and "Passed" in good.stdout
+
+
+def test_lint_speaks_the_repos_language(tmp_path: Path) -> None:
+    from agenthooks.memory import lint as lint_mod
+
+    repo = make_repo(tmp_path)
+    install(repo, "--lang", "zh")
+    tattoo = repo / ".agent/memory/tattoo.md"
+    tattoo.write_text(tattoo.read_text() + "- 缩进用 4 空格\n  续行\n")
+    proc = cli("lint", str(repo))
+    assert proc.returncode == 1
+    assert ": error: 接续第" in proc.stdout and "一条规则一行" in proc.stdout
+    assert "agenthooks lint: 1 个错误，0 个警告" in proc.stdout
+    for key, (en, zh) in lint_mod.MESSAGES.items():
+        assert en and zh and en != zh, key
+        assert set(re.findall(r"{(\w+)}", en)) == set(re.findall(r"{(\w+)}", zh)), key
