@@ -99,7 +99,9 @@ def test_memory_cannot_close_the_block_or_forge_the_envelope(
     from reliability_support import clone, installed
 
     args = [a for f in JSON_FRAMEWORKS for a in ("--framework", f)] + ["--framework", "generic"]
-    repo = clone(installed(tmp_path_factory, *args), tmp_path / "repo")
+    base = installed(tmp_path_factory, *args)
+    plain = clone(base, tmp_path / "plain")  # stock memory: the envelope's own keys
+    repo = clone(base, tmp_path / "repo")
     lines = [f"- {t}" for t in INJECT if "\n" not in t] + INJECT
     text = "\n".join(lines) + "\n"
     secret = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
@@ -108,8 +110,10 @@ def test_memory_cannot_close_the_block_or_forge_the_envelope(
     (repo / ".agent/memory/notes.md").write_text(text)
     for name, event, stdin in (("pre_task", "SessionStart", {"source": "startup"}),
                                ("on_compact", "UserPromptSubmit", {"prompt": MARKER_PROMPT})):
-        r = hook(repo, name, {**stdin, "session_id": f"inj-{name}", "hook_event_name": event},
-                 framework, env={"CLAUDECODE": "1"} if framework == "claude-code" else None)
+        payload = {**stdin, "session_id": f"inj-{name}", "hook_event_name": event}
+        env = {"CLAUDECODE": "1"} if framework == "claude-code" else None
+        r = hook(repo, name, payload, framework, env=env)
+        stock = hook(plain, name, payload, framework, env=env)
         assert r.returncode == 0, r.stderr
         out = r.stdout.decode("utf-8")
         if framework == "generic":
@@ -121,7 +125,10 @@ def test_memory_cannot_close_the_block_or_forge_the_envelope(
             assert len(values) == 1, obj
             block = values[0]
             strs = list(_strings(obj))
-            assert not any("forged" == s for s in strs) and "cancel" not in _keys(obj) - {"cancel"}
+            assert not any("forged" == s for s in strs)
+            # Memory adds no key anywhere: the envelope is the one stock memory gets.
+            assert _keys(obj) == _keys(json.loads(stock.stdout)), (obj, stock.stdout)
+            assert ("cancel" in _keys(obj)) == (framework == "cline")
             if framework == "cline":
                 assert obj.get("cancel") is False
         blines = block.splitlines()
