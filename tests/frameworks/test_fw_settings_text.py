@@ -277,3 +277,31 @@ def test_broken_settings_are_refused_in_one_line(tmp_path, bad, why):  # type: i
     assert len(lines) == 2 and lines[0].startswith("agenthooks: ") and lines[1].startswith("hint: ")
     assert gemini_cli.PATH in lines[0] and why in lines[0], lines[0]
     assert not (repo / ".agent").exists() and path.read_text() == bad
+
+
+# ---- a re-install is never refused for a merge that keeps the user's edits -------------
+
+def test_reinstall_with_an_unrelated_uncommitted_edit_is_not_refused(tmp_path):  # type: ignore[no-untyped-def]
+    repo = make_repo(tmp_path)
+    path = repo / claude_code.PATH
+    path.parent.mkdir()
+    path.write_text(user_file("claude-code", "spaces4-no-final-newline"))
+    commit(repo)
+    install(repo, "--framework", "claude-code")
+    commit(repo)
+    # An unrelated edit, not committed: a no-op install must go through untouched.
+    edited = path.read_text().replace('"theme": "dark"', '"theme": "light",\n    "x": [1, 2]')
+    path.write_text(edited)
+    proc = cli("install", "--yes", str(repo), "--framework", "claude-code")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert verdicts(proc.stdout)[claude_code.PATH][0] == "identical"
+    assert path.read_text() == edited
+    # Our entries are stale (an older release's command), the user's edit is still
+    # uncommitted: the structural merge refreshes ours and keeps the edit.
+    stale = edited.replace("$CLAUDE_PROJECT_DIR/.agent/hooks/pre_task.sh", "./.agent/hooks/pre_task.sh")
+    assert stale != edited
+    path.write_text(stale)
+    proc = cli("install", "--yes", str(repo), "--framework", "claude-code")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert verdicts(proc.stdout)[claude_code.PATH][0] == "update"
+    assert path.read_text() == edited
