@@ -174,11 +174,12 @@ def merge(current: dict[str, Any] | None, ours: dict[str, list[Entry]], shape: s
     return data
 
 
-def _find_ours(top: _jsontext.Value, shape: str, keys: tuple[str, ...],
+def _find_ours(body: str, top: _jsontext.Value, shape: str, keys: tuple[str, ...],
                keep: frozenset[str]) -> tuple[_jsontext.Value, int] | None:
     """The first splice that takes out one of our handlers: (container, index). A group
     left with no handler goes, then an event left empty (unless in keep: ours go back
-    there), then "hooks" itself; the same rules as strip()."""
+    there), then "hooks" itself; the same rules as strip(), except that an event or
+    "hooks" holding a comment stays (empty but for the comment)."""
     hooks_m = top.member("hooks")
     if hooks_m is None or hooks_m.value.kind != "object":
         return None
@@ -201,18 +202,27 @@ def _find_ours(top: _jsontext.Value, shape: str, keys: tuple[str, ...],
                 if not mine:
                     continue
                 target = (inner, mine[0]) if len(mine) < len(inner.items) else (arr, gi)
-            if target[0] is arr and len(arr.items) == 1 and ev.key not in keep:
-                if len(hooks.items) == 1:
+            if target[0] is arr and len(arr.items) == 1 and ev.key not in keep \
+                    and _bare(body, arr):
+                if len(hooks.items) == 1 and _bare(body, hooks):
                     return top, top.items.index(hooks_m)
                 return hooks, ei
             return target
     return None
 
 
+def _bare(body: str, container: _jsontext.Value) -> bool:
+    """Nothing but its items in container: no comment of the user's would go with it."""
+    inner = body[container.start + 1:container.end - 1]
+    for item in reversed(container.items):
+        inner = inner[:item.start - container.start - 1] + inner[item.end - container.start - 1:]
+    return not inner.strip(" \t\r\n,")
+
+
 def _strip_text(body: str, shape: str, keys: tuple[str, ...],
                 keep: frozenset[str] = frozenset()) -> str:
     while True:
-        hit = _find_ours(_jsontext.parse(body), shape, keys, keep)
+        hit = _find_ours(body, _jsontext.parse(body), shape, keys, keep)
         if hit is None:
             return body
         body = _jsontext.remove(body, *hit)
@@ -220,7 +230,8 @@ def _strip_text(body: str, shape: str, keys: tuple[str, ...],
 
 def merge_text(rel: str, text: str | None, ours: dict[str, list[Entry]], shape: str,
                keys: tuple[str, ...] = ("command",), top: dict[str, Any] | None = None) -> str:
-    """text (the file as stored, None when absent) with our entries spliced in."""
+    """text (the file as stored, None when absent) with our entries spliced in. top: keys a
+    new file starts with (Cursor's version)."""
     bom = BOM if text is not None and text.startswith(BOM) else ""
     body = (text or "")[len(bom):]
     if not body.strip():
@@ -228,10 +239,8 @@ def merge_text(rel: str, text: str | None, ours: dict[str, list[Entry]], shape: 
     data = _checked(rel, body).data
     _, where = strip(data, shape, keys)
     body = _strip_text(body, shape, keys, frozenset(ours))
-    for key, value in (top or {}).items():
-        doc = _jsontext.parse(body)
-        if key not in doc.data:
-            body = _jsontext.insert(body, doc, 0, value, key)
+    # top (Cursor's "version") goes into a new file only: a key of the user's file that we
+    # added could not be told apart from theirs at uninstall.
     for event, entries in ours.items():
         doc = _jsontext.parse(body)
         if doc.member("hooks") is None:
