@@ -305,3 +305,14 @@ def test_reinstall_with_an_unrelated_uncommitted_edit_is_not_refused(tmp_path): 
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert verdicts(proc.stdout)[claude_code.PATH][0] == "update"
     assert path.read_text() == edited
+
+
+def test_doctor_finds_our_entries_in_a_crlf_file(tmp_path):  # type: ignore[no-untyped-def]
+    repo = make_repo(tmp_path)
+    path = repo / claude_code.PATH
+    path.parent.mkdir()
+    path.write_bytes(user_file("claude-code", "crlf").encode("utf-8"))
+    install(repo, "--framework", "claude-code")
+    proc = cli("doctor", str(repo), "--json")
+    checks = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}
+    assert checks["framework claude-code"]["status"] == "ok", checks["framework claude-code"]
