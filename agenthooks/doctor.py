@@ -130,7 +130,7 @@ def _registrations(root: Path, answers: dict[str, Any]) -> list[Check]:
             if not path.is_file():
                 problems.append(f"{pf.path} is missing")
                 continue
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = path.read_bytes().decode("utf-8", errors="replace")  # CRLF kept
             if text != pf.text:
                 problems.append(f"{pf.path} lacks our current entries")
             for hook in sorted(set(HOOK_REF.findall(text))):

@@ -349,10 +349,10 @@ def classify(
             if cur == new:
                 steps.append(Step(Verdict("identical", pf.path)))
             else:
-                # First contact with the file: nothing of ours to protect yet.
-                edited = rec is not None and not manifest.is_pristine(cur, rec)
+                # Only our entries are spliced in or out (frameworks/_jsonhooks.py): every
+                # byte of the user's, uncommitted or not, stays. No clean tree needed.
                 steps.append(Step(Verdict("update", pf.path, "our entries refreshed, yours kept"),
-                                  writes=[(path, new, pf.mode)], touches_edits=edited))
+                                  writes=[(path, new, pf.mode)]))
             continue
         if cur == new:
             records[pf.path] = record

@@ -13,8 +13,13 @@ Two shapes exist:
 
 A merge drops every handler of ours from the file, then puts our new group (or handler) back
 at the position where the first one of ours was for that event, or at the end: re-running
-install refreshes ours in place and never duplicates them. Output: 2-space indent, keys in
-the file's order (ours in a fixed order), non-ASCII kept, one trailing newline.
+install refreshes ours in place and never duplicates them.
+
+The file is edited as text (`_jsontext`): only our entries are spliced in or out, so the
+user's indent, key order, comments (JSONC), final newline, line endings and a byte-order
+mark stay as they are, and uninstall gives back the file install found. A merge whose
+result has the same structure as the file returns the file unchanged. A new file is
+written 2-space indented with one trailing newline.
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agenthooks.errors import UserError
+from agenthooks.frameworks import _jsontext
 
 OURS_RE = re.compile(r"\.agent/hooks/(pre_task|post_edit|on_compact)\.sh")
 
@@ -43,32 +49,58 @@ def _command_of(handler: Any, keys: tuple[str, ...]) -> Any:
     return None
 
 
-def load(root: Path, rel: str) -> dict[str, Any] | None:
-    """The parsed file, or None when it does not exist. Raises UserError on a file that
-    is not a JSON object, before anything is written."""
+BOM = "\ufeff"
+_FIX = "fix {rel} (or move it aside), then run agenthooks install again"
+
+
+def read(root: Path, rel: str) -> str | None:
+    """The file's text exactly as stored (no newline translation), or None when absent."""
     path = root / rel
     if not path.exists():
         return None
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return path.read_bytes().decode("utf-8")
+    except OSError as exc:
         raise UserError(f"{rel}: cannot read it ({exc})",
                         hint=f"fix or move {rel}, then run agenthooks install again") from None
-    if not text.strip():
-        return {}
+    except UnicodeDecodeError:
+        raise UserError(f"{rel} is not UTF-8 text", hint=_FIX.format(rel=rel)) from None
+
+
+def _checked(rel: str, body: str) -> _jsontext.Value:
+    """The parsed document (JSON or JSONC), refusing what a merge cannot keep intact."""
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise UserError(f"{rel} is not valid JSON (line {exc.lineno}, column {exc.colno})",  # type: ignore[attr-defined]
-                        hint=f"fix {rel} (or move it aside), then run agenthooks install again") from None
-    if not isinstance(data, dict):
-        raise UserError(f"{rel} is not a JSON object",
-                        hint=f"fix {rel} (or move it aside), then run agenthooks install again")
-    hooks = data.get("hooks")
-    if hooks is not None and not isinstance(hooks, dict):
+        top = _jsontext.parse(body)
+    except _jsontext.SyntaxProblem as exc:
+        raise UserError(f"{rel} is not valid JSON ({exc.what}: line {exc.line}, column {exc.col})",
+                        hint=_FIX.format(rel=rel)) from None
+    if top.kind != "object":
+        raise UserError(f"{rel} is not a JSON object", hint=_FIX.format(rel=rel))
+    hooks = top.member("hooks")
+    for obj, where in ((top, ""), (hooks.value if hooks else None, ' in "hooks"')):
+        dup = _jsontext.duplicate(obj) if obj is not None and obj.kind == "object" else None
+        if dup is not None:
+            key, a, b = dup
+            raise UserError(f"{rel} has the key {json.dumps(key, ensure_ascii=False)} twice{where} "
+                            f"(lines {_jsontext.line_of(body, a.start)} and "
+                            f"{_jsontext.line_of(body, b.start)}): only the last one would count",
+                            hint=f"merge the two into one in {rel}, then run agenthooks install again")
+    if hooks is not None and hooks.value.kind != "object":
         raise UserError(f"{rel}: \"hooks\" is not an object",
                         hint=f"fix {rel}, then run agenthooks install again")
-    return data
+    return top
+
+
+def load(root: Path, rel: str) -> dict[str, Any] | None:
+    """The parsed file, or None when it does not exist. Raises UserError on a file that
+    is not a JSON object, before anything is written."""
+    text = read(root, rel)
+    if text is None:
+        return None
+    body = text[len(BOM):] if text.startswith(BOM) else text
+    if not body.strip():
+        return {}
+    return _checked(rel, body).data  # type: ignore[no-any-return]
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -142,9 +174,98 @@ def merge(current: dict[str, Any] | None, ours: dict[str, list[Entry]], shape: s
     return data
 
 
+def _find_ours(body: str, top: _jsontext.Value, shape: str, keys: tuple[str, ...],
+               keep: frozenset[str]) -> tuple[_jsontext.Value, int] | None:
+    """The first splice that takes out one of our handlers: (container, index). A group
+    left with no handler goes, then an event left empty (unless in keep: ours go back
+    there), then "hooks" itself; the same rules as strip(), except that an event or
+    "hooks" holding a comment stays (empty but for the comment)."""
+    hooks_m = top.member("hooks")
+    if hooks_m is None or hooks_m.value.kind != "object":
+        return None
+    hooks = hooks_m.value
+    for ei, ev in enumerate(hooks.items):
+        arr = ev.value
+        if arr.kind != "array":
+            continue
+        for gi, g in enumerate(arr.items):
+            if shape == "flat":
+                if not is_ours(_command_of(g.value.data, keys)):
+                    continue
+                target = (arr, gi)
+            else:
+                inner_m = g.value.member("hooks") if g.value.kind == "object" else None
+                if inner_m is None or inner_m.value.kind != "array":
+                    continue
+                inner = inner_m.value
+                mine = [i for i, h in enumerate(inner.items) if is_ours(_command_of(h.value.data, keys))]
+                if not mine:
+                    continue
+                target = (inner, mine[0]) if len(mine) < len(inner.items) else (arr, gi)
+            if target[0] is arr and len(arr.items) == 1 and ev.key not in keep \
+                    and _bare(body, arr):
+                if len(hooks.items) == 1 and _bare(body, hooks):
+                    return top, top.items.index(hooks_m)
+                return hooks, ei
+            return target
+    return None
+
+
+def _bare(body: str, container: _jsontext.Value) -> bool:
+    """Nothing but its items in container: no comment of the user's would go with it."""
+    inner = body[container.start + 1:container.end - 1]
+    for item in reversed(container.items):
+        inner = inner[:item.start - container.start - 1] + inner[item.end - container.start - 1:]
+    return not inner.strip(" \t\r\n,")
+
+
+def _strip_text(body: str, shape: str, keys: tuple[str, ...],
+                keep: frozenset[str] = frozenset()) -> str:
+    while True:
+        hit = _find_ours(body, _jsontext.parse(body), shape, keys, keep)
+        if hit is None:
+            return body
+        body = _jsontext.remove(body, *hit)
+
+
+def merge_text(rel: str, text: str | None, ours: dict[str, list[Entry]], shape: str,
+               keys: tuple[str, ...] = ("command",), top: dict[str, Any] | None = None) -> str:
+    """text (the file as stored, None when absent) with our entries spliced in. top: keys a
+    new file starts with (Cursor's version)."""
+    bom = BOM if text is not None and text.startswith(BOM) else ""
+    body = (text or "")[len(bom):]
+    if not body.strip():
+        return bom + dumps(merge({}, ours, shape, keys, top))
+    data = _checked(rel, body).data
+    _, where = strip(data, shape, keys)
+    body = _strip_text(body, shape, keys, frozenset(ours))
+    # top (Cursor's "version") goes into a new file only: a key of the user's file that we
+    # added could not be told apart from theirs at uninstall.
+    for event, entries in ours.items():
+        doc = _jsontext.parse(body)
+        if doc.member("hooks") is None:
+            body = _jsontext.insert(body, doc, len(doc.items), {}, "hooks")
+            doc = _jsontext.parse(body)
+        hooks = doc.member("hooks").value  # type: ignore[union-attr]
+        ev = hooks.member(event)
+        if ev is None:
+            body = _jsontext.insert(body, hooks, len(hooks.items), entries, event)
+            continue
+        if ev.value.kind != "array":
+            body = _jsontext.replace(body, ev.value, entries)
+            continue
+        at = where.get(event, len(ev.value.items))
+        for j, entry in enumerate(entries):
+            arr = _jsontext.parse(body).member("hooks").value.member(event).value  # type: ignore[union-attr]
+            body = _jsontext.insert(body, arr, at + j, entry)
+    if json.dumps(_jsontext.parse(body).data) == json.dumps(data):
+        return text  # type: ignore[return-value]  # nothing changes: not a byte either
+    return bom + body
+
+
 def plan_text(root: Path, rel: str, ours: dict[str, list[Entry]], shape: str,
               keys: tuple[str, ...] = ("command",), top: dict[str, Any] | None = None) -> str:
-    return dumps(merge(load(root, rel), ours, shape, keys, top))
+    return merge_text(rel, read(root, rel), ours, shape, keys, top)
 
 
 def unregister(root: Path, rel: str, shape: str, keys: tuple[str, ...] = ("command",),
@@ -152,10 +273,11 @@ def unregister(root: Path, rel: str, shape: str, keys: tuple[str, ...] = ("comma
     """[(rel, text without ours)], [(rel, None)] when nothing but what we add is left,
     [] when the file is absent, unreadable, or holds nothing of ours."""
     try:
+        text = read(root, rel)
         current = load(root, rel)
     except UserError:
         return []
-    if current is None:
+    if text is None or current is None:
         return []
     data, where = strip(current, shape, keys)
     if not where:
@@ -163,7 +285,18 @@ def unregister(root: Path, rel: str, shape: str, keys: tuple[str, ...] = ("comma
     leftover = {k: v for k, v in data.items() if not (top and k in top and top[k] == v)}
     if not leftover:
         return [(rel, None)]
-    return [(rel, dumps(data))]
+    bom = BOM if text.startswith(BOM) else ""
+    return [(rel, bom + _strip_text(text[len(bom):], shape, keys))]
+
+
+def walk_up_command(hook: str, name: str, start: str = "$PWD") -> str:
+    """A command that finds the repo from any folder below it, with no variable and no git:
+    it walks up from start to the nearest folder holding .agent/hooks/HOOK.sh (so a
+    subfolder, a git submodule and a repo outside git all work) and exits 0 quietly when
+    there is none. One single-quoted `bash -c` program: valid under bash, zsh, fish and sh."""
+    script = f'"$d/.agent/hooks/{hook}.sh"'
+    return (f"bash -c 'd={start}; while [ ! -f {script} ]; do "
+            f"[ \"${{d%/*}}\" != \"$d\" ] || exit 0; d=${{d%/*}}; done; exec bash {script} {name}'")
 
 
 def group(handler: dict[str, Any], matcher: str | None = None) -> dict[str, Any]:

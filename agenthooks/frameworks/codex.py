@@ -2,8 +2,8 @@
 
 Codex has no project-dir variable and runs each command through the user's login shell
 ($SHELL -lc), which may not be bash. So the command is one single-quoted `bash -c` program
-(valid in bash, zsh, fish and sh alike) that finds the repo with `git rev-parse
---show-toplevel` and falls back to the working directory outside git.
+(valid in bash, zsh, fish and sh alike) that walks up from the working directory to the
+folder holding .agent/hooks/ (a subfolder, a git submodule, outside git; not found: exit 0).
 Same events as Claude Code; the edit tool is apply_patch (aliases Edit, Write)."""
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ TIMEOUT = 30
 
 
 def command(hook: str) -> str:
-    return ("bash -c 'd=$(git rev-parse --show-toplevel 2>/dev/null) || d=$PWD; "
-            f'exec bash "$d/.agent/hooks/{hook}.sh" {NAME}\'')
+    return _jsonhooks.walk_up_command(hook, NAME)
 
 
 def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]

@@ -1,8 +1,10 @@
 """Cursor: hooks in .cursor/hooks.json (version 1; shared with the user, merged).
 
-Flat entries per event. Commands run from the project root; $CURSOR_PROJECT_DIR is used
-when Cursor sets it. sessionStart -> pre_task (additional_context), postToolUse on Write
--> post_edit, preCompact -> on_compact (flag only: Cursor has no post-compaction event),
+Flat entries per event. The command starts from $CURSOR_PROJECT_DIR when Cursor sets it,
+else from the working directory, and walks up to the folder holding .agent/hooks/ (so a
+shell in a subfolder still finds the repo; not found: exit 0).
+sessionStart -> pre_task (additional_context), postToolUse on Write -> post_edit,
+preCompact -> on_compact (flag only: Cursor has no post-compaction event),
 beforeSubmitPrompt -> on_compact (detection per prompt; whether Cursor passes its
 additional_context to the model is unconfirmed). Timeouts in seconds."""
 from __future__ import annotations
@@ -19,7 +21,7 @@ TOP = {"version": 1}
 
 
 def command(hook: str) -> str:
-    return f'bash "${{CURSOR_PROJECT_DIR:-.}}/.agent/hooks/{hook}.sh" {NAME}'
+    return _jsonhooks.walk_up_command(hook, NAME, "${CURSOR_PROJECT_DIR:-$PWD}")
 
 
 def _entry(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]

@@ -77,14 +77,14 @@ def test_nested_registration_shape(installed, name):  # type: ignore[no-untyped-
         assert data["hooks"]["SessionStart"][0]["hooks"][0]["command"] == \
             'bash "$CLAUDE_PROJECT_DIR/.agent/hooks/pre_task.sh" claude-code'
     if name == "codex":
-        assert "git rev-parse --show-toplevel" in text
+        assert "while [ ! -f" in text and "git" not in text
 
 
 def test_flat_registrations(installed):  # type: ignore[no-untyped-def]
     repo = installed("cursor", "copilot-cli", "windsurf")
     cur = json.loads((repo / cursor.PATH).read_text())
     assert cur["version"] == 1
-    assert {e: [(h.get("matcher"), h["command"].split("/.agent/hooks/")[1].replace('"', '')) for h in v]
+    assert {e: [(h.get("matcher"), h["command"].rsplit("/.agent/hooks/", 1)[1].replace('"', '').replace("'", "")) for h in v]
             for e, v in cur["hooks"].items()} == {
         "sessionStart": [(None, "pre_task.sh cursor")],
         "postToolUse": [("Write", "post_edit.sh cursor")],
