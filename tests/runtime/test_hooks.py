@@ -98,6 +98,41 @@ def test_budget_cuts_notes_first_then_snapshot_and_says_so(land):  # type: ignor
     assert m and int(m.group(1)) <= 300
 
 
+def estimate(block: str) -> int:
+    """The documented estimate, counted here and not by the hook: per line (newline
+    included), one token per CJK-width character, one per 4 other characters, rounded up."""
+    total = 0
+    for line in block.split("\n"):
+        wide = sum(1 for c in line if ord(c) >= 0x800)
+        total += wide + (len(line) - wide + 1 + 3) // 4
+    return total
+
+
+@pytest.mark.parametrize("lang,budget", [("en", 300), ("en", 800), ("zh", 400)])
+def test_the_block_fits_the_budget_by_an_independent_count(land, lang, budget):  # type: ignore[no-untyped-def]
+    repo, env = land
+    word = "缓存层的键需要加上租户前缀" if lang == "zh" else "the cache layer keys need a tenant prefix"
+    write_memory(repo, notes="".join(f"- note {i}: {word}\n" for i in range(60)),
+                 snapshot="## Goal\nShip it\n## In progress\n" + "".join(
+                     f"- [ ] step {i}: {word}\n" for i in range(80)) + "## Key decisions\n- none\n")
+    (repo / ".agent/config.yaml").write_text(f"budget_tokens: {budget}\nnotes_count: 50\n")
+    block = block_of(run_hook(repo, "pre_task", "", env=env).stdout)
+    count = estimate(block)
+    # Within the budget, and not far under it: an estimate off by a factor fails one side.
+    assert budget * 0.6 <= count <= budget, (count, budget)
+
+
+def test_drop_percent_comes_from_config(land):  # type: ignore[no-untyped-def]
+    repo, env = land
+    (repo / ".agent/config.yaml").write_text("drop_percent: 20\n")
+    assert prompt(repo, env, "100000").stdout == ""
+    assert BEGIN in prompt(repo, env, "75000").stdout  # 25% > 20%
+    (repo / ".agent/config.yaml").write_text("drop_percent: 70\n")
+    assert prompt(repo, env, "100000", sid="s2").stdout == ""
+    assert prompt(repo, env, "40000", sid="s2").stdout == ""  # 60% < 70%
+    assert BEGIN in prompt(repo, env, "10000", sid="s2").stdout  # 75% of the last length
+
+
 def test_rules_are_cut_last_and_never_silently(land):  # type: ignore[no-untyped-def]
     repo, env = land
     rules = "".join(f"- rule {i}: always do the thing number {i} properly\n" for i in range(60))
