@@ -49,8 +49,9 @@ def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
             continue
         side = path.with_name(path.name + upgrade.NEW_SUFFIX)
         if side.exists():
-            out.append(Check(name, "fail", f"{side.name} waits to be merged into {rel}: merge "
-                             "it by hand, then delete it"))
+            out.append(Check(name, "fail", f"an upgrade conflict waits in {rel}{upgrade.NEW_SUFFIX} "
+                             f"(your {hook}.sh still runs): "
+                             + upgrade._resolve_hint(rel, rel + upgrade.NEW_SUFFIX)))
             continue
         if not upgrade.is_ours(data):
             out.append(Check(name, "fail", f"{rel} is not an agenthooks hook"))
@@ -62,6 +63,22 @@ def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
         else:
             out.append(Check(name, "ok", "present, executable, edited by you (upgrades merge "
                              "into it)"))
+    return out
+
+
+def _pending(root: Path, files: dict[str, Any]) -> list[Check]:
+    """Upgrade conflicts waiting in files other than the hooks (checked above)."""
+    hooks = {f".agent/hooks/{hook}.sh" for hook in render.HOOKS}
+    out = []
+    for rel in sorted(set(files) - hooks):
+        path = root / rel
+        side = rel + upgrade.NEW_SUFFIX
+        if (root / side).exists():
+            out.append(Check(f"file {rel}", "fail", f"an upgrade conflict waits in {side}: "
+                             + upgrade._resolve_hint(rel, side)))
+        elif path.is_file() and upgrade.MARKER in path.read_bytes():
+            out.append(Check(f"file {rel}", "fail", "has unresolved conflict markers: resolve "
+                             "them, then git add it"))
     return out
 
 
@@ -93,6 +110,8 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
     for rel, rec in sorted(data.get("files", {}).items()):
         if not isinstance(rec, dict) or manifest.kind(rec) == "config":
             continue  # config.yaml is judged by its version: line below
+        if rec.get("pending") and (root / (rel + upgrade.NEW_SUFFIX)).exists():
+            continue  # a waiting conflict, reported on its own line
         current = render.TEMPLATE_REVS.get(str(rec.get("template", "")))
         if current is not None and isinstance(rec.get("rev"), int) and rec["rev"] < current:
             old.append(rel)
@@ -236,6 +255,7 @@ def checks(root: Path) -> list[Check]:
     out.append(Check("bash", "ok" if shutil.which("bash") else "fail",
                      shutil.which("bash") or "bash is not on PATH: the hooks cannot run"))
     out += _hooks(root, data.get("files", {}))
+    out += _pending(root, data.get("files", {}))
     out += _outdated(data, root)
     answers = data.get("answers", {})
     if answers.get("frameworks"):

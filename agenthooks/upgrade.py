@@ -4,8 +4,12 @@ create     the file is new
 identical  already what we would write
 update     ours and pristine: replaced (config.yaml: migrated to the new version)
 merge      ours, edited by the user, three-way merged cleanly (git merge-file)
-conflict   ours, edited, and the edit clashes: markers in place (and the git index
-           marks the file unmerged), or FILE.agenthooks-new beside it
+conflict   ours, edited, and the edit clashes: FILE.agenthooks-new beside it, with the
+           merge and its markers (or the new version); the user's file stays as it was.
+           Only a file nothing runs (.agent/.gitignore, .agent/.gitattributes) may get
+           the markers in place, the git index marking it unmerged: markers in a hook,
+           a wrapper or a plugin would make it a syntax error, and the agent would lose
+           its memory (Claude Code even blocks the prompt on a hook's exit 2)
 keep       memory, the user's config, an edit with nothing new to merge in, or a file
            the user deleted (it stays deleted unless --restore FILE)
 skip       not ours, in a path we write: moved aside to FILE.legacy and ours written,
@@ -241,6 +245,22 @@ def _side(path: Path) -> Path:
     return path.with_name(path.name + NEW_SUFFIX)
 
 
+def runs_as_code(pf: PlannedFile, path: Path) -> bool:
+    """A file the agent runs or loads (a hook, a framework's wrapper, plugin or hook list):
+    conflict markers in place would break it, so its conflicts go to FILE.agenthooks-new."""
+    try:
+        executable = bool(path.stat().st_mode & 0o111)
+    except OSError:
+        executable = False
+    return (pf.path.startswith(".agent/hooks/") or bool(pf.mode & 0o111) or executable
+            or pf.template.startswith("frameworks/"))
+
+
+def _resolve_hint(relpath: str, side_rel: str) -> str:
+    return (f"resolve {side_rel} and move it over {relpath} (or delete it to keep yours), "
+            "then run agenthooks install again")
+
+
 def _config_step(pf: PlannedFile, path: Path, cur: bytes | None, rec: dict[str, Any] | None,
                  record: dict[str, Any], restore: frozenset[str],
                  settings: dict[str, Any]) -> tuple[Step, dict[str, Any]]:
@@ -388,14 +408,36 @@ def classify(
                                       "the last upgrade: resolve them")))
             records[pf.path] = rec or record
             continue
+        side = _side(path)
+        side_rel = f"{pf.path}{NEW_SUFFIX}"
+        if rec is not None and rec.get("pending"):
+            if side.exists() or side.is_symlink():
+                # Never overwrite a resolution the user may be working on.
+                steps.append(Step(Verdict("conflict", pf.path, "unresolved: your file kept; "
+                                          + _resolve_hint(pf.path, side_rel))))
+                records[pf.path] = rec
+                continue
+            # The side file is gone: the user reconciled their file with the version it
+            # held (moved it into place, or deleted it to keep theirs). That version is
+            # the merge base from now on.
+            pending_blob = rec.get("pending_blob")
+            rec = {k: v for k, v in rec.items() if k not in ("pending", "pending_blob")}
+            if pending_blob == record["blob"]:
+                steps.append(Step(Verdict("keep", pf.path, f"edited by you; conflict resolved "
+                                          f"({side.name} is gone)")))
+                records[pf.path] = record
+                continue
+            if pending_blob:
+                rec["blob"] = pending_blob
         base = git_blob(root, rec.get("blob", "")) if rec is not None else None
         if base is None:
-            side = _side(path)
             why = "edited, no merge base" if rec is not None else "ours, but not in the manifest"
             steps.append(Step(Verdict("conflict", pf.path, f"{why}: your file kept, new "
-                                      f"version in {side.name}"), writes=[(side, new, pf.mode)]))
+                                      f"version in {side_rel}: "
+                                      + _resolve_hint(pf.path, side_rel)),
+                              writes=[(side, new, pf.mode)]))
             # Still no base next time: the same verdict, until the user reconciles the two.
-            records[pf.path] = dict(rec or record, pending=side.name)
+            records[pf.path] = dict(rec or record, pending=side.name, pending_blob=record["blob"])
             continue
         if base == new:
             steps.append(Step(Verdict("keep", pf.path, "edited by you; nothing new to merge")))
@@ -411,13 +453,18 @@ def classify(
             else:
                 steps.append(Step(Verdict("merge", pf.path, "your edits kept"),
                                   writes=[(path, merged, mode)], touches_edits=True))
-        elif conflict == "new":
-            side = _side(path)
-            steps.append(Step(Verdict("conflict", pf.path, f"your file kept; new version in "
-                                      f"{side.name}: merge it by hand"),
-                              writes=[(side, new, pf.mode)]))
-            # The base stays the old render, so the next upgrade still sees the clash.
-            records[pf.path] = dict(rec, pending=side.name)
+        elif conflict == "new" or runs_as_code(pf, path):
+            # The user's file stays in place and keeps running while the conflict waits.
+            if conflict == "new":
+                what, text = f"new version in {side_rel}", new
+            else:
+                what, text = f"{rc} conflict(s) marked in {side_rel}", merged
+            steps.append(Step(Verdict("conflict", pf.path, f"your file kept and still runs; "
+                                      f"{what}: " + _resolve_hint(pf.path, side_rel)),
+                              writes=[(side, text, pf.mode)]))
+            # Until the side file is gone the clash is reported again, never dropped; then
+            # the version it held becomes the merge base.
+            records[pf.path] = dict(rec, pending=side.name, pending_blob=record["blob"])
         else:
             records[pf.path] = record
             unmerged = "; git shows it unmerged until you git add it" if in_git else ""
