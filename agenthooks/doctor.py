@@ -166,6 +166,29 @@ def _registrations(root: Path, answers: dict[str, Any]) -> list[Check]:
     return out
 
 
+def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
+    """Our entries in the settings of a framework the hooks were not rendered for: they call
+    hooks that do not speak its envelope. Every framework's files are scanned."""
+    selected = list(answers.get("frameworks", []))
+    out = []
+    for name in frameworks.NAMES:
+        mod = frameworks._module(name) if name not in selected else None
+        if mod is None or not hasattr(mod, "unregister"):
+            continue
+        try:
+            found = [rel for rel, _ in mod.unregister(root)]
+        except Exception as exc:  # noqa: BLE001 - another module: report, never crash
+            out.append(Check(f"framework {name}", "warn", f"cannot check: {exc}"))
+            continue
+        if found:
+            out.append(Check(f"framework {name}", "fail",
+                             f"{', '.join(found)} still call(s) our hooks, which are rendered "
+                             f"without {name} (frameworks: {', '.join(selected) or 'none'}): "
+                             f"run agenthooks install to take them out, or add "
+                             f"--framework {name} to keep it"))
+    return out
+
+
 def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
     """Parse config.yaml as YAML, and with the hooks' own bash reader."""
     cfg = root / ".agent/config.yaml"
@@ -260,6 +283,8 @@ def checks(root: Path) -> list[Check]:
     answers = data.get("answers", {})
     if answers.get("frameworks"):
         out += _registrations(root, answers)
+    if "frameworks" in answers:
+        out += _unselected(root, answers)
     out += _config(root, answers)
     out += _lint(root)
     return out

@@ -490,6 +490,80 @@ def classify(
     return Plan(steps, records, pristine)
 
 
+def drop_frameworks(root: Path, plan: Plan, planned: list[PlannedFile], selected: list[str],
+                    recorded: dict[str, Any]) -> None:
+    """Add to plan the unregistering of every framework not selected: the hooks are rendered
+    only for the selected ones, so an entry left for another calls hooks that no longer speak
+    its envelope. Each framework module's unregister() (the one uninstall uses) says what
+    its files become; a file it does not touch but the manifest recorded gets a verdict too."""
+    from agenthooks import frameworks
+    from agenthooks.frameworks._jsonhooks import OURS_RE
+
+    files = recorded.get("files", {})
+    planned_paths = {pf.path for pf in planned}
+    by_path = {s.verdict.path: i for i, s in enumerate(plan.steps)}
+    had = set(recorded.get("answers", {}).get("frameworks", []))
+    had |= {str(r.get("template", "")).split("/", 1)[-1] for r in files.values()
+            if isinstance(r, dict) and str(r.get("template", "")).startswith("frameworks/")}
+    for name in frameworks.NAMES:
+        mod = frameworks._module(name) if name not in selected else None
+        if mod is None or not hasattr(mod, "unregister"):
+            continue
+        why = f"{name} no longer selected" if name in had else f"{name} not selected"
+        seen: set[str] = set()
+        for rel, text in mod.unregister(root):
+            if rel in planned_paths or rel in seen:
+                continue
+            seen.add(rel)
+            path = root / rel
+            rec = files.get(rel) if isinstance(files.get(rel), dict) else None
+            at = by_path.get(rel)
+            if rec is not None and manifest.kind(rec) == "owned" and at is not None:
+                # Decided above as no longer generated: removed when pristine. An edited
+                # file keeps the user's part, without our entries, when it has one.
+                if plan.steps[at].verdict.verdict == "keep" and text is not None:
+                    plan.steps[at] = Step(Verdict("update", rel, f"{why}: our entries "
+                                                  "removed, yours kept"),
+                                          writes=[(path, text.encode("utf-8"),
+                                                   path.stat().st_mode & 0o777)])
+                continue
+            edited = rec is not None and path.is_file() \
+                and not manifest.is_pristine(path.read_bytes(), rec)
+            if text is None:
+                step = Step(Verdict("remove", rel, why), removes=[path], touches_edits=edited)
+            else:
+                step = Step(Verdict("update", rel, f"{why}: our entries removed, yours kept"),
+                            writes=[(path, text.encode("utf-8"), path.stat().st_mode & 0o777)],
+                            touches_edits=edited)
+            plan.steps.append(step)
+            plan.records.pop(rel, None)
+        for rel, rec in sorted(files.items()):
+            if (not isinstance(rec, dict) or rec.get("template") != f"frameworks/{name}"
+                    or manifest.kind(rec) != "registration" or rel in seen
+                    or rel in planned_paths):
+                continue
+            plan.records.pop(rel, None)
+            path = root / rel
+            if not path.is_file():
+                continue
+            if OURS_RE.search(path.read_text(encoding="utf-8", errors="replace")):
+                plan.steps.append(Step(Verdict("skip", rel, f"{why}, but our entries could not "
+                                               "be taken out (is it valid?): remove them by hand"),
+                                       refused=True))
+            else:
+                plan.steps.append(Step(Verdict("keep", rel, f"{why}; none of our entries in it")))
+
+
+def _prune_empty(root: Path, folder: Path) -> None:
+    """Remove folders a removal left empty, up to (never including) the repo root."""
+    while folder != root and root in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        folder = folder.parent
+
+
 def apply(root: Path, plan: Plan) -> list[Verdict]:
     """Carry out the plan; the verdicts, with notes saying what really happened."""
     out = []
@@ -500,6 +574,7 @@ def apply(root: Path, plan: Plan) -> list[Verdict]:
             write_atomic(path, data, mode)
         for path in step.removes:
             path.unlink()
+            _prune_empty(root, path.parent)
         verdict = step.verdict
         if step.stage is not None and git_prefix(root) is not None \
                 and not mark_unmerged(root, *step.stage):
