@@ -181,6 +181,18 @@ def store_blobs(root: Path, texts: list[bytes]) -> bool:
     return ref is not None and ref.returncode == 0
 
 
+def has_pristine_ref(root: Path) -> bool:
+    if git_prefix(root) is None:
+        return False
+    proc = _git(root, "rev-parse", "--verify", "--quiet", PRISTINE_REF)
+    return proc is not None and proc.returncode == 0
+
+
+def delete_pristine_ref(root: Path) -> None:
+    """Uninstall: the merge bases are needed no more (git gc prunes them later)."""
+    _git(root, "update-ref", "-d", PRISTINE_REF)
+
+
 def mark_unmerged(root: Path, relpath: str, base: bytes, ours: bytes, theirs: bytes,
                   mode: int) -> bool:
     """Record index stages 1/2/3 so `git status` shows the file unmerged (UU) and a
