@@ -49,8 +49,9 @@ def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
             continue
         side = path.with_name(path.name + upgrade.NEW_SUFFIX)
         if side.exists():
-            out.append(Check(name, "fail", f"{side.name} waits to be merged into {rel}: merge "
-                             "it by hand, then delete it"))
+            out.append(Check(name, "fail", f"an upgrade conflict waits in {rel}{upgrade.NEW_SUFFIX} "
+                             f"(your {hook}.sh still runs): "
+                             + upgrade._resolve_hint(rel, rel + upgrade.NEW_SUFFIX)))
             continue
         if not upgrade.is_ours(data):
             out.append(Check(name, "fail", f"{rel} is not an agenthooks hook"))
@@ -62,6 +63,22 @@ def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
         else:
             out.append(Check(name, "ok", "present, executable, edited by you (upgrades merge "
                              "into it)"))
+    return out
+
+
+def _pending(root: Path, files: dict[str, Any]) -> list[Check]:
+    """Upgrade conflicts waiting in files other than the hooks (checked above)."""
+    hooks = {f".agent/hooks/{hook}.sh" for hook in render.HOOKS}
+    out = []
+    for rel in sorted(set(files) - hooks):
+        path = root / rel
+        side = rel + upgrade.NEW_SUFFIX
+        if (root / side).exists():
+            out.append(Check(f"file {rel}", "fail", f"an upgrade conflict waits in {side}: "
+                             + upgrade._resolve_hint(rel, side)))
+        elif path.is_file() and upgrade.MARKER in path.read_bytes():
+            out.append(Check(f"file {rel}", "fail", "has unresolved conflict markers: resolve "
+                             "them, then git add it"))
     return out
 
 
@@ -93,6 +110,8 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
     for rel, rec in sorted(data.get("files", {}).items()):
         if not isinstance(rec, dict) or manifest.kind(rec) == "config":
             continue  # config.yaml is judged by its version: line below
+        if rec.get("pending") and (root / (rel + upgrade.NEW_SUFFIX)).exists():
+            continue  # a waiting conflict, reported on its own line
         current = render.TEMPLATE_REVS.get(str(rec.get("template", "")))
         if current is not None and isinstance(rec.get("rev"), int) and rec["rev"] < current:
             old.append(rel)
@@ -144,6 +163,29 @@ def _registrations(root: Path, answers: dict[str, Any]) -> list[Check]:
                              f"registered in {', '.join(pf.path for pf in planned)}"))
         else:
             out.append(Check(f"framework {name}", "ok", "nothing to register (see install's next steps)"))
+    return out
+
+
+def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
+    """Our entries in the settings of a framework the hooks were not rendered for: they call
+    hooks that do not speak its envelope. Every framework's files are scanned."""
+    selected = list(answers.get("frameworks", []))
+    out = []
+    for name in frameworks.NAMES:
+        mod = frameworks._module(name) if name not in selected else None
+        if mod is None or not hasattr(mod, "unregister"):
+            continue
+        try:
+            found = [rel for rel, _ in mod.unregister(root)]
+        except Exception as exc:  # noqa: BLE001 - another module: report, never crash
+            out.append(Check(f"framework {name}", "warn", f"cannot check: {exc}"))
+            continue
+        if found:
+            out.append(Check(f"framework {name}", "fail",
+                             f"{', '.join(found)} still call(s) our hooks, which are rendered "
+                             f"without {name} (frameworks: {', '.join(selected) or 'none'}): "
+                             f"run agenthooks install to take them out, or add "
+                             f"--framework {name} to keep it"))
     return out
 
 
@@ -236,10 +278,13 @@ def checks(root: Path) -> list[Check]:
     out.append(Check("bash", "ok" if shutil.which("bash") else "fail",
                      shutil.which("bash") or "bash is not on PATH: the hooks cannot run"))
     out += _hooks(root, data.get("files", {}))
+    out += _pending(root, data.get("files", {}))
     out += _outdated(data, root)
     answers = data.get("answers", {})
     if answers.get("frameworks"):
         out += _registrations(root, answers)
+    if "frameworks" in answers:
+        out += _unselected(root, answers)
     out += _config(root, answers)
     out += _lint(root)
     return out

@@ -96,6 +96,7 @@ def run(
                 if flags.get(key) is not None or before.get(key, answers[key]) != answers[key]}
     plan = upgrade.classify(root, planned, recorded.get("files", {}), conflict=conflict,
                             restore=restore_paths, revs=revs, settings=settings)
+    upgrade.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
     edited = [s.verdict.path for s in plan.steps if s.touches_edits]
     dirty = upgrade.dirty(root, edited) if not allow_dirty else []
     if dirty:

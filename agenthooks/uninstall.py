@@ -1,9 +1,13 @@
 """agenthooks uninstall: take out what install put in, and nothing else.
 
 Our entries leave every framework settings file (each framework module's unregister());
-our generated files go when they are pristine; a file install moved aside (FILE.legacy)
-comes back; memory, the log, config.yaml and every file the user edited stay, and the
-output says so. --purge also deletes .agent/ itself, after a confirmation."""
+our generated files go when they are pristine, and so do config.yaml and the memory files
+while they are still the stock ones install wrote; a file install moved aside (FILE.legacy)
+comes back; the hooks' runtime files (injected_context.txt, log/ with its state and locks)
+go; memory written to, an edited config.yaml and every file the user edited stay, and the
+output says so. So a repo whose memory was never written to is left as git saw it before
+install. refs/agenthooks/pristine goes with the last record. --purge also deletes .agent/
+itself, after a confirmation."""
 from __future__ import annotations
 
 import os
@@ -29,6 +33,7 @@ class Plan:
     removes: list[Path] = field(default_factory=list)
     moves: list[tuple[Path, Path]] = field(default_factory=list)
     kept: dict[str, Any] = field(default_factory=dict)
+    trees: list[Path] = field(default_factory=list)
 
 
 def _framework_names(data: dict[str, Any]) -> list[str]:
@@ -66,8 +71,12 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
         if kind == "registration":
             continue  # the framework module above owns that decision
         if kind == "config":
-            if path.is_file():
-                plan.verdicts.append(Verdict("keep", rel, "yours: delete it by hand, or --purge"))
+            if path.is_file() and manifest.is_pristine(path.read_bytes(), rec):
+                plan.verdicts.append(Verdict("remove", rel, "never edited: only the defaults"))
+                plan.removes.append(path)
+            elif path.is_file():
+                plan.verdicts.append(Verdict("keep", rel, "edited by you: delete it by hand, "
+                                             "or --purge"))
                 plan.kept[rel] = rec
             continue
         side = path.with_name(path.name + upgrade.NEW_SUFFIX)
@@ -92,11 +101,67 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
             plan.moves.append((legacy, path))
         elif exists:
             plan.verdicts.append(Verdict("remove", rel))
-    for rel, note in ((".agent/memory/", "memory is never touched"),
-                      (".agent/log/", "")):
-        if (root / rel).is_dir():
-            plan.verdicts.append(Verdict("keep", rel, note))
+    _memory(root, data, plan)
+    _runtime(root, plan)
     return plan
+
+
+def _stock_memory(name: str) -> set[bytes]:
+    """The texts install (or a hook, when one is missing) writes for memory file name, in
+    every language: such a file holds nothing anyone wrote."""
+    from agenthooks import messages, render
+    from agenthooks.install import template_override
+
+    template_root, _ = template_override()
+    out = set()
+    for root in {None, template_root}:
+        env = render.environment(root)
+        for lang in messages.MESSAGES:
+            try:
+                out.add(env.get_template(f"memory/{lang}/{name}").render().encode("utf-8"))
+            except Exception:  # noqa: BLE001 - a template tree without it: nothing to match
+                continue
+    return out
+
+
+def _memory(root: Path, data: dict[str, Any], plan: Plan) -> None:
+    """Memory files still exactly as install wrote them go; any other memory stays."""
+    mem = root / ".agent/memory"
+    if not mem.is_dir():
+        return
+    for path in sorted(mem.iterdir()):
+        rel = path.relative_to(root).as_posix()
+        if path.is_dir() and not path.is_symlink():
+            plan.verdicts.append(Verdict("keep", rel + "/", "memory is never touched"))
+        elif (path.is_file() and not path.is_symlink() and path.suffix == ".md"
+              and path.read_bytes() in _stock_memory(path.name + ".j2")):
+            plan.verdicts.append(Verdict("remove", rel, "the stock template, never written to"))
+            plan.removes.append(path)
+        else:
+            plan.verdicts.append(Verdict("keep", rel, "memory is never touched"))
+
+
+# What the hooks write at run time; .agent/.gitignore hides exactly these while installed.
+RUNTIME_FILES = ("injected_context.txt",)
+RUNTIME_GLOBS = (".injected_context.txt.*",)
+RUNTIME_DIRS = ("log",)
+
+
+def _runtime(root: Path, plan: Plan) -> None:
+    agent = root / ".agent"
+    paths = [agent / n for n in RUNTIME_FILES] + sorted(
+        p for g in RUNTIME_GLOBS for p in agent.glob(g))
+    for path in paths:
+        if path.is_file() or path.is_symlink():
+            plan.verdicts.append(Verdict("remove", path.relative_to(root).as_posix(),
+                                         "written by the hooks at run time"))
+            plan.removes.append(path)
+    for name in RUNTIME_DIRS:
+        path = agent / name
+        if path.is_dir() and not path.is_symlink():
+            plan.verdicts.append(Verdict("remove", f".agent/{name}/", "the hooks' log, state "
+                                         "and locks"))
+            plan.trees.append(path)
 
 
 def _prune_dirs(root: Path, paths: list[Path]) -> None:
@@ -109,6 +174,50 @@ def _prune_dirs(root: Path, paths: list[Path]) -> None:
             except OSError:
                 break
             parent = parent.parent
+
+
+def _writable(root: Path, plan: Plan, purge: bool) -> None:
+    """Refuse before the first write when a folder we must change is not writable (a
+    read-only mount; permission bits lie for root): one line, nothing removed."""
+    import tempfile
+
+    folders = {p.parent for p, _, _ in plan.writes} | {p.parent for p in plan.removes}
+    folders |= {p.parent for p in plan.trees} | {d.parent for _, d in plan.moves}
+    folders |= {root / ".agent", root} if purge else {root / ".agent"}
+    for folder in sorted(f for f in folders if f.is_dir()):
+        try:
+            fd, name = tempfile.mkstemp(dir=folder, prefix=".agenthooks-probe-")
+        except OSError as exc:
+            raise UserError(f"{folder}: not writable ({exc.strerror or exc}): nothing was "
+                            "removed") from None
+        os.close(fd)
+        os.unlink(name)
+
+
+def _apply(root: Path, plan: Plan, data: dict[str, Any], *, purge: bool,
+           drop_ref: bool) -> None:
+    mpath = root / manifest.PATH
+    for path, text, mode in plan.writes:
+        upgrade.write_atomic(path, text, mode)
+    for path in plan.removes:
+        if path.is_file() or path.is_symlink():
+            path.unlink()
+    for path in plan.trees:
+        shutil.rmtree(path)
+    for src, dst in plan.moves:
+        os.replace(src, dst)
+    if purge:
+        shutil.rmtree(root / ".agent")
+    elif mpath.is_file():
+        if any(manifest.kind(v) != "config" for v in plan.kept.values()):
+            text = manifest.dumps(data.get("answers", {}), plan.kept)
+            upgrade.write_atomic(mpath, text.encode("utf-8"), 0o644)
+        else:
+            mpath.unlink()
+    _prune_dirs(root, plan.removes + [t / "x" for t in plan.trees]
+                + ([mpath] if not purge else []))
+    if drop_ref:
+        upgrade.delete_pristine_ref(root)
 
 
 def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
@@ -126,9 +235,11 @@ def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
         if not confirm(f"Delete {root / '.agent'} and everything in it, memory included?"):
             echo("nothing was removed")
             return 1
+    drop_ref = False
     if purge:
         plan.verdicts = [v for v in plan.verdicts if not v.path.startswith(".agent/")]
         plan.verdicts.append(Verdict("remove", ".agent/", "--purge: memory, config and log too"))
+        drop_ref = True
     elif mpath.is_file():
         owned_kept = {r: v for r, v in plan.kept.items() if manifest.kind(v) != "config"}
         if owned_kept:
@@ -136,23 +247,21 @@ def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
                                          "files left in place"))
         else:
             plan.verdicts.append(Verdict("remove", manifest.PATH))
+            drop_ref = True
+    else:
+        drop_ref = True
+    # The merge bases of past renders: needed only while a record stays.
+    drop_ref = drop_ref and upgrade.has_pristine_ref(root)
+    if drop_ref:
+        plan.verdicts.append(Verdict("remove", upgrade.PRISTINE_REF, "git ref holding the "
+                                     "merge bases of our renders"))
     if not dry_run:
-        for path, text, mode in plan.writes:
-            upgrade.write_atomic(path, text, mode)
-        for path in plan.removes:
-            if path.is_file() or path.is_symlink():
-                path.unlink()
-        for src, dst in plan.moves:
-            os.replace(src, dst)
-        if purge:
-            shutil.rmtree(root / ".agent")
-        elif mpath.is_file():
-            if any(manifest.kind(v) != "config" for v in plan.kept.values()):
-                text = manifest.dumps(data.get("answers", {}), plan.kept)
-                upgrade.write_atomic(mpath, text.encode("utf-8"), 0o644)
-            else:
-                mpath.unlink()
-        _prune_dirs(root, plan.removes + ([mpath] if not purge else []))
+        _writable(root, plan, purge)
+        try:
+            _apply(root, plan, data, purge=purge, drop_ref=drop_ref)
+        except OSError as exc:
+            raise UserError(f"{exc.filename or root}: {exc.strerror or exc}: uninstall stopped "
+                            "part way; fix that and run agenthooks uninstall again") from None
     echo(("Would remove" if dry_run else "agenthooks uninstall") + f" in {root}:")
     for v in plan.verdicts:
         echo(v.line())

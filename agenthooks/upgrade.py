@@ -4,8 +4,12 @@ create     the file is new
 identical  already what we would write
 update     ours and pristine: replaced (config.yaml: migrated to the new version)
 merge      ours, edited by the user, three-way merged cleanly (git merge-file)
-conflict   ours, edited, and the edit clashes: markers in place (and the git index
-           marks the file unmerged), or FILE.agenthooks-new beside it
+conflict   ours, edited, and the edit clashes: FILE.agenthooks-new beside it, with the
+           merge and its markers (or the new version); the user's file stays as it was.
+           Only a file nothing runs (.agent/.gitignore, .agent/.gitattributes) may get
+           the markers in place, the git index marking it unmerged: markers in a hook,
+           a wrapper or a plugin would make it a syntax error, and the agent would lose
+           its memory (Claude Code even blocks the prompt on a hook's exit 2)
 keep       memory, the user's config, an edit with nothing new to merge in, or a file
            the user deleted (it stays deleted unless --restore FILE)
 skip       not ours, in a path we write: moved aside to FILE.legacy and ours written,
@@ -177,6 +181,18 @@ def store_blobs(root: Path, texts: list[bytes]) -> bool:
     return ref is not None and ref.returncode == 0
 
 
+def has_pristine_ref(root: Path) -> bool:
+    if git_prefix(root) is None:
+        return False
+    proc = _git(root, "rev-parse", "--verify", "--quiet", PRISTINE_REF)
+    return proc is not None and proc.returncode == 0
+
+
+def delete_pristine_ref(root: Path) -> None:
+    """Uninstall: the merge bases are needed no more (git gc prunes them later)."""
+    _git(root, "update-ref", "-d", PRISTINE_REF)
+
+
 def mark_unmerged(root: Path, relpath: str, base: bytes, ours: bytes, theirs: bytes,
                   mode: int) -> bool:
     """Record index stages 1/2/3 so `git status` shows the file unmerged (UU) and a
@@ -239,6 +255,22 @@ def merge3(cur: bytes, base: bytes, new: bytes, label: str) -> tuple[int, bytes]
 
 def _side(path: Path) -> Path:
     return path.with_name(path.name + NEW_SUFFIX)
+
+
+def runs_as_code(pf: PlannedFile, path: Path) -> bool:
+    """A file the agent runs or loads (a hook, a framework's wrapper, plugin or hook list):
+    conflict markers in place would break it, so its conflicts go to FILE.agenthooks-new."""
+    try:
+        executable = bool(path.stat().st_mode & 0o111)
+    except OSError:
+        executable = False
+    return (pf.path.startswith(".agent/hooks/") or bool(pf.mode & 0o111) or executable
+            or pf.template.startswith("frameworks/"))
+
+
+def _resolve_hint(relpath: str, side_rel: str) -> str:
+    return (f"resolve {side_rel} and move it over {relpath} (or delete it to keep yours), "
+            "then run agenthooks install again")
 
 
 def _config_step(pf: PlannedFile, path: Path, cur: bytes | None, rec: dict[str, Any] | None,
@@ -388,14 +420,36 @@ def classify(
                                       "the last upgrade: resolve them")))
             records[pf.path] = rec or record
             continue
+        side = _side(path)
+        side_rel = f"{pf.path}{NEW_SUFFIX}"
+        if rec is not None and rec.get("pending"):
+            if side.exists() or side.is_symlink():
+                # Never overwrite a resolution the user may be working on.
+                steps.append(Step(Verdict("conflict", pf.path, "unresolved: your file kept; "
+                                          + _resolve_hint(pf.path, side_rel))))
+                records[pf.path] = rec
+                continue
+            # The side file is gone: the user reconciled their file with the version it
+            # held (moved it into place, or deleted it to keep theirs). That version is
+            # the merge base from now on.
+            pending_blob = rec.get("pending_blob")
+            rec = {k: v for k, v in rec.items() if k not in ("pending", "pending_blob")}
+            if pending_blob == record["blob"]:
+                steps.append(Step(Verdict("keep", pf.path, f"edited by you; conflict resolved "
+                                          f"({side.name} is gone)")))
+                records[pf.path] = record
+                continue
+            if pending_blob:
+                rec["blob"] = pending_blob
         base = git_blob(root, rec.get("blob", "")) if rec is not None else None
         if base is None:
-            side = _side(path)
             why = "edited, no merge base" if rec is not None else "ours, but not in the manifest"
             steps.append(Step(Verdict("conflict", pf.path, f"{why}: your file kept, new "
-                                      f"version in {side.name}"), writes=[(side, new, pf.mode)]))
+                                      f"version in {side_rel}: "
+                                      + _resolve_hint(pf.path, side_rel)),
+                              writes=[(side, new, pf.mode)]))
             # Still no base next time: the same verdict, until the user reconciles the two.
-            records[pf.path] = dict(rec or record, pending=side.name)
+            records[pf.path] = dict(rec or record, pending=side.name, pending_blob=record["blob"])
             continue
         if base == new:
             steps.append(Step(Verdict("keep", pf.path, "edited by you; nothing new to merge")))
@@ -411,13 +465,18 @@ def classify(
             else:
                 steps.append(Step(Verdict("merge", pf.path, "your edits kept"),
                                   writes=[(path, merged, mode)], touches_edits=True))
-        elif conflict == "new":
-            side = _side(path)
-            steps.append(Step(Verdict("conflict", pf.path, f"your file kept; new version in "
-                                      f"{side.name}: merge it by hand"),
-                              writes=[(side, new, pf.mode)]))
-            # The base stays the old render, so the next upgrade still sees the clash.
-            records[pf.path] = dict(rec, pending=side.name)
+        elif conflict == "new" or runs_as_code(pf, path):
+            # The user's file stays in place and keeps running while the conflict waits.
+            if conflict == "new":
+                what, text = f"new version in {side_rel}", new
+            else:
+                what, text = f"{rc} conflict(s) marked in {side_rel}", merged
+            steps.append(Step(Verdict("conflict", pf.path, f"your file kept and still runs; "
+                                      f"{what}: " + _resolve_hint(pf.path, side_rel)),
+                              writes=[(side, text, pf.mode)]))
+            # Until the side file is gone the clash is reported again, never dropped; then
+            # the version it held becomes the merge base.
+            records[pf.path] = dict(rec, pending=side.name, pending_blob=record["blob"])
         else:
             records[pf.path] = record
             unmerged = "; git shows it unmerged until you git add it" if in_git else ""
@@ -443,6 +502,80 @@ def classify(
     return Plan(steps, records, pristine)
 
 
+def drop_frameworks(root: Path, plan: Plan, planned: list[PlannedFile], selected: list[str],
+                    recorded: dict[str, Any]) -> None:
+    """Add to plan the unregistering of every framework not selected: the hooks are rendered
+    only for the selected ones, so an entry left for another calls hooks that no longer speak
+    its envelope. Each framework module's unregister() (the one uninstall uses) says what
+    its files become; a file it does not touch but the manifest recorded gets a verdict too."""
+    from agenthooks import frameworks
+    from agenthooks.frameworks._jsonhooks import OURS_RE
+
+    files = recorded.get("files", {})
+    planned_paths = {pf.path for pf in planned}
+    by_path = {s.verdict.path: i for i, s in enumerate(plan.steps)}
+    had = set(recorded.get("answers", {}).get("frameworks", []))
+    had |= {str(r.get("template", "")).split("/", 1)[-1] for r in files.values()
+            if isinstance(r, dict) and str(r.get("template", "")).startswith("frameworks/")}
+    for name in frameworks.NAMES:
+        mod = frameworks._module(name) if name not in selected else None
+        if mod is None or not hasattr(mod, "unregister"):
+            continue
+        why = f"{name} no longer selected" if name in had else f"{name} not selected"
+        seen: set[str] = set()
+        for rel, text in mod.unregister(root):
+            if rel in planned_paths or rel in seen:
+                continue
+            seen.add(rel)
+            path = root / rel
+            rec = files.get(rel) if isinstance(files.get(rel), dict) else None
+            at = by_path.get(rel)
+            if rec is not None and manifest.kind(rec) == "owned" and at is not None:
+                # Decided above as no longer generated: removed when pristine. An edited
+                # file keeps the user's part, without our entries, when it has one.
+                if plan.steps[at].verdict.verdict == "keep" and text is not None:
+                    plan.steps[at] = Step(Verdict("update", rel, f"{why}: our entries "
+                                                  "removed, yours kept"),
+                                          writes=[(path, text.encode("utf-8"),
+                                                   path.stat().st_mode & 0o777)])
+                continue
+            edited = rec is not None and path.is_file() \
+                and not manifest.is_pristine(path.read_bytes(), rec)
+            if text is None:
+                step = Step(Verdict("remove", rel, why), removes=[path], touches_edits=edited)
+            else:
+                step = Step(Verdict("update", rel, f"{why}: our entries removed, yours kept"),
+                            writes=[(path, text.encode("utf-8"), path.stat().st_mode & 0o777)],
+                            touches_edits=edited)
+            plan.steps.append(step)
+            plan.records.pop(rel, None)
+        for rel, rec in sorted(files.items()):
+            if (not isinstance(rec, dict) or rec.get("template") != f"frameworks/{name}"
+                    or manifest.kind(rec) != "registration" or rel in seen
+                    or rel in planned_paths):
+                continue
+            plan.records.pop(rel, None)
+            path = root / rel
+            if not path.is_file():
+                continue
+            if OURS_RE.search(path.read_text(encoding="utf-8", errors="replace")):
+                plan.steps.append(Step(Verdict("skip", rel, f"{why}, but our entries could not "
+                                               "be taken out (is it valid?): remove them by hand"),
+                                       refused=True))
+            else:
+                plan.steps.append(Step(Verdict("keep", rel, f"{why}; none of our entries in it")))
+
+
+def _prune_empty(root: Path, folder: Path) -> None:
+    """Remove folders a removal left empty, up to (never including) the repo root."""
+    while folder != root and root in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        folder = folder.parent
+
+
 def apply(root: Path, plan: Plan) -> list[Verdict]:
     """Carry out the plan; the verdicts, with notes saying what really happened."""
     out = []
@@ -453,6 +586,7 @@ def apply(root: Path, plan: Plan) -> list[Verdict]:
             write_atomic(path, data, mode)
         for path in step.removes:
             path.unlink()
+            _prune_empty(root, path.parent)
         verdict = step.verdict
         if step.stage is not None and git_prefix(root) is not None \
                 and not mark_unmerged(root, *step.stage):

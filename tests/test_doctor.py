@@ -99,3 +99,28 @@ def test_broken_manifest_is_one_fail_line(tmp_path: Path) -> None:
     (repo / ".agent/.agenthooks.json").write_text("{nope")
     proc = doctor(repo)
     assert proc.returncode == 1 and "manifest" in proc.stdout
+
+
+def test_registration_of_a_framework_the_hooks_were_not_rendered_for(tmp_path: Path) -> None:
+    """What narrowing --framework used to leave: claude-code's entries, hooks without it."""
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code", "--framework", "codex")
+    data = json.loads((repo / ".agent/.agenthooks.json").read_text())
+    data["answers"]["frameworks"] = ["codex"]
+    (repo / ".agent/.agenthooks.json").write_text(json.dumps(data))
+    install(repo)  # re-rendered for codex alone; the settings file is taken care of...
+    assert "claude-code" not in (repo / ".claude/settings.json").read_text() \
+        if (repo / ".claude/settings.json").exists() else True
+    assert doctor(repo).returncode == 0
+    # ...and one wired by hand (or left by an older agenthooks) is caught.
+    from agenthooks.frameworks import claude_code
+
+    (repo / ".claude").mkdir(exist_ok=True)
+    (repo / ".claude/settings.json").write_text(claude_code.plan(repo, {})[0].text)
+    status, message = statuses(repo)["framework claude-code"]
+    assert status == "fail" and ".claude/settings.json" in message
+    assert "rendered without claude-code" in message
+    assert doctor(repo).returncode == 1
+    proc = install(repo)
+    assert "remove     .claude/settings.json  (claude-code not selected)" in proc.stdout
+    assert doctor(repo).returncode == 0

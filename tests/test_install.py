@@ -375,3 +375,48 @@ def test_outside_git_install_warns_and_says_where(tmp_path: Path) -> None:
     assert (folder / ".agent/hooks/pre_task.sh").exists()
     inside = make_repo(tmp_path)
     assert "warning" not in install(inside).stderr
+
+
+def _verdict_rows(stdout: str) -> list[tuple[str, str]]:
+    from test_upgrade_helpers import VERDICT_RE
+
+    return [(m.group(1), m.group(2)) for m in map(VERDICT_RE.match, stdout.splitlines()) if m]
+
+
+def test_dropping_a_framework_unregisters_it_with_one_verdict_per_file(tmp_path: Path) -> None:
+    """Hooks re-rendered without a framework's envelope must not stay wired to it."""
+    repo = make_repo(tmp_path)
+    (repo / ".claude").mkdir()
+    (repo / ".claude/settings.json").write_text('{"model": "opus"}\n')
+    install(repo, "--framework", "claude-code", "--framework", "codex",
+            "--framework", "gemini-cli")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "installed")
+    before = tree(repo)
+    dry = install(repo, "--framework", "codex", "--dry-run")
+    assert tree(repo) == before
+    proc = install(repo, "--framework", "codex")
+    assert _verdict_rows(dry.stdout) == _verdict_rows(proc.stdout)
+    after = tree(repo)
+    rows = _verdict_rows(proc.stdout)
+    paths = [p for _, p in rows]
+    assert len(paths) == len(set(paths)), proc.stdout
+    v = dict((p, (verdict, line)) for (verdict, p), line in zip(
+        rows, [ln for ln in proc.stdout.splitlines() if ln.startswith("  ")]))
+    assert v[".claude/settings.json"][0] == "update"
+    assert "(claude-code no longer selected: our entries removed, yours kept)" in \
+        v[".claude/settings.json"][1]
+    assert v[".gemini/settings.json"][0] == "remove"
+    assert v[".gemini/settings.json"][1].endswith("(gemini-cli no longer selected)")
+    assert json.loads((repo / ".claude/settings.json").read_text()) == {"model": "opus"}
+    assert not (repo / ".gemini").exists()
+    changed = {p for p in set(before) | set(after) if before.get(p) != after.get(p)}
+    written = {p for verdict, p in rows if verdict not in ("identical", "keep")}
+    assert written == changed, (written ^ changed, proc.stdout)
+    recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())
+    assert recorded["answers"]["frameworks"] == ["codex"]
+    assert set(recorded["files"]).isdisjoint({".claude/settings.json", ".gemini/settings.json"})
+    assert cli("doctor", str(repo)).returncode == 0
+    again = install(repo)
+    assert "up to date: nothing changed" in again.stdout
+    assert ".claude/settings.json" not in again.stdout

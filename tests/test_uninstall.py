@@ -5,10 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers import cli, install, make_repo, memory_bytes, write_memory, SAMPLE_TATTOO
+import subprocess
+
+import pytest
+
+from helpers import (SAMPLE_TATTOO, cli, git, install, make_repo, memory_bytes, run_hook,
+                     unavailable, write_memory)
 from test_upgrade_helpers import assert_truthful, tree, verdicts
 
 PRE = ".agent/hooks/pre_task.sh"
+PRISTINE_REF = "refs/agenthooks/pristine"
 
 
 def uninstall(repo: Path, *args: str):  # type: ignore[no-untyped-def]
@@ -31,13 +37,15 @@ def installed(tmp_path: Path) -> Path:
 def test_uninstall_removes_ours_and_keeps_the_rest(tmp_path: Path) -> None:
     repo = installed(tmp_path)
     memory = memory_bytes(repo)
-    config = (repo / ".agent/config.yaml").read_bytes()
     before = tree(repo)
     proc = uninstall(repo)
     assert proc.returncode == 0, proc.stderr
     assert_truthful(before, tree(repo), proc.stdout)
-    assert memory_bytes(repo) == memory
-    assert (repo / ".agent/config.yaml").read_bytes() == config
+    # The tattoo was written to: kept. Snapshot and notes were still the stock templates.
+    assert memory_bytes(repo) == {"tattoo.md": memory["tattoo.md"]}
+    assert verdicts(proc.stdout)[".agent/memory/snapshot.md"][0] == "remove"
+    # A config.yaml nobody edited holds only the defaults.
+    assert not (repo / ".agent/config.yaml").exists()
     assert not (repo / PRE).exists() and not (repo / ".agent/hooks").exists()
     assert not (repo / ".agent/.agenthooks.json").exists()
     data = json.loads((repo / ".claude/settings.json").read_text())
@@ -53,8 +61,10 @@ def test_edited_files_stay_and_are_named(tmp_path: Path) -> None:
     v = verdicts(proc.stdout)
     assert v[PRE] == ("keep", "edited by you: left in place")
     assert (repo / PRE).read_text().endswith("# mine\n")
-    # The manifest keeps the record, so a later install can still merge into the edit.
+    # The manifest keeps the record, so a later install can still merge into the edit,
+    # and the merge bases stay reachable.
     assert PRE in json.loads((repo / ".agent/.agenthooks.json").read_text())["files"]
+    assert git(repo, "rev-parse", "--verify", "-q", PRISTINE_REF, check=False).returncode == 0
 
 
 def test_legacy_file_comes_back(tmp_path: Path) -> None:
@@ -86,11 +96,99 @@ def test_purge_needs_yes_without_a_terminal(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "--yes" in proc.stderr
     assert tree(repo) == before
+    assert git(repo, "rev-parse", "--verify", "-q", PRISTINE_REF, check=False).returncode == 0
     ok = uninstall(repo, "--purge", "--yes")
     assert ok.returncode == 0 and not (repo / ".agent").exists()
+    assert git(repo, "for-each-ref", "refs/agenthooks/").stdout == ""
+    assert verdicts(ok.stdout)[PRISTINE_REF][0] == "remove"
     assert json.loads((repo / ".claude/settings.json").read_text())["model"] == "opus"
 
 
 def test_nothing_to_uninstall(tmp_path: Path) -> None:
     proc = uninstall(make_repo(tmp_path))
     assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1
+
+
+def status(repo: Path) -> list[str]:
+    """What git shows, ignored files included."""
+    return git(repo, "status", "--porcelain", "--ignored", "--untracked-files=all").stdout.splitlines()
+
+
+def run_every_hook(repo: Path) -> None:
+    """A session's worth of runs: the block, state, reminders, locks, the log."""
+    for hook, event in (("pre_task", "SessionStart"), ("on_compact", "UserPromptSubmit"),
+                        ("on_compact", "PreCompact"), ("on_compact", "UserPromptSubmit"),
+                        ("post_edit", "PostToolUse")):
+        proc = run_hook(repo, hook, {"session_id": "s1", "hook_event_name": event,
+                                     "prompt": "hi", "tool_input": {"file_path": "a.py"}},
+                        "claude-code")
+        assert proc.returncode == 0, proc.stderr
+    assert (repo / ".agent/injected_context.txt").is_file()
+    assert (repo / ".agent/log/state").is_dir()
+
+
+@pytest.mark.parametrize("committed", [False, True])
+def test_uninstall_leaves_git_status_as_it_was_before_install(tmp_path: Path,
+                                                              committed: bool) -> None:
+    """Memory never written to: nothing of ours is left, not even an ignored file or a ref."""
+    repo = make_repo(tmp_path)
+    (repo / "README.md").write_text("mine\n")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-qm", "mine")
+    before = status(repo)
+    install(repo, "--framework", "claude-code")
+    run_every_hook(repo)
+    if committed:  # a commit of the install would be undone by a commit of the uninstall
+        head = git(repo, "rev-parse", "HEAD").stdout.strip()
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "agent memory hooks")
+    proc = uninstall(repo)
+    assert proc.returncode == 0, proc.stderr
+    if committed:
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "uninstalled")
+        assert git(repo, "diff", "--stat", head, "HEAD").stdout == ""
+    assert status(repo) == before, proc.stdout
+    assert not (repo / ".agent").exists() and not (repo / ".claude").exists()
+    assert git(repo, "for-each-ref", "refs/agenthooks/").stdout == ""
+
+
+def test_memory_written_to_and_an_edited_config_are_kept(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code")
+    write_memory(repo, tattoo=SAMPLE_TATTOO)  # what an agent does
+    cfg = repo / ".agent/config.yaml"
+    cfg.write_text(cfg.read_text().replace("budget_tokens: 500", "budget_tokens: 700"))
+    run_every_hook(repo)
+    proc = uninstall(repo)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(status(repo)) == ["?? .agent/config.yaml", "?? .agent/memory/tattoo.md"]
+    assert (repo / ".agent/memory/tattoo.md").read_text() == SAMPLE_TATTOO
+    v = verdicts(proc.stdout)
+    assert v[".agent/memory/tattoo.md"] == ("keep", "memory is never touched")
+    assert v[".agent/config.yaml"][0] == "keep"
+    assert v[".agent/log/"][0] == "remove" and v[".agent/injected_context.txt"][0] == "remove"
+
+
+def test_read_only_repo_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    """Root ignores permission bits, so a read-only bind mount of the repo is what refuses."""
+    repo = installed(tmp_path)
+    run_every_hook(repo)
+    before = tree(repo)
+    mount = subprocess.run(["mount", "--bind", str(repo), str(repo)], capture_output=True)
+    if mount.returncode != 0:
+        unavailable("cannot bind-mount here (needs root with CAP_SYS_ADMIN)")
+    try:
+        ro = subprocess.run(["mount", "-o", "remount,bind,ro", str(repo)], capture_output=True)
+        if ro.returncode != 0:
+            unavailable("cannot remount read-only here")
+        proc = uninstall(repo)
+        assert proc.returncode == 1
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("agenthooks: "), proc.stderr
+        assert "not writable" in lines[0] and "nothing was removed" in lines[0]
+        assert proc.stdout == ""
+        assert tree(repo) == before
+    finally:
+        subprocess.run(["umount", "-l", str(repo)], capture_output=True)
+    assert uninstall(repo).returncode == 0

@@ -3,13 +3,14 @@ one truthful verdict per file, and memory untouched byte for byte in every scena
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from agenthooks import config, manifest, render
-from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, git, make_repo, memory_bytes, run_hook
+from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, make_repo, memory_bytes, run_hook
 from test_upgrade_helpers import (assert_truthful, commit_all, install_v0, tree, upgrade,
                                   verdict_lines, verdicts)
 
@@ -89,23 +90,134 @@ def test_edit_without_conflict_is_merged(repo: Path) -> None:
     assert verdicts(run_truthful(repo).stdout)[POST][0] == "keep"
 
 
-def test_edit_with_conflict_marks_it_in_place_and_unmerged_in_git(repo: Path) -> None:
-    edit(repo, PRE, V0_LINE, "# Never upgrade this file, says our team.")
-    commit_all(repo, "edit")
-    proc = run_truthful(repo)
+def _resolve(text: str, keep: str) -> str:
+    """A conflicted text with every hunk resolved to one side ("yours" or "new")."""
+    out, side = [], None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("<<<<<<< "):
+            side = "yours"
+        elif line.startswith("||||||| ") and side:
+            side = "base"
+        elif line.startswith("=======") and side:
+            side = "new"
+        elif line.startswith(">>>>>>> ") and side:
+            side = None
+        elif side is None or side == keep:
+            out.append(line)
+    return "".join(out)
+
+
+CLAUDE_PROMPT = {"session_id": "s1", "hook_event_name": "UserPromptSubmit",
+                 "prompt": "This session is being continued from a previous conversation"}
+
+
+def test_hook_conflict_leaves_every_hook_runnable(tmp_path: Path) -> None:
+    """Markers in a hook are a bash syntax error: exit 2, no memory, and Claude Code blocks
+    the prompt. A conflict in a hook goes to FILE.agenthooks-new; the user's hook runs on."""
+    r = make_repo(tmp_path)
+    install_v0(r, "--framework", "claude-code")
+    (r / ".agent/memory/tattoo.md").write_text(SAMPLE_TATTOO)
+    commit_all(r, "v0")
+    for hook in (PRE, COMPACT):
+        edit(r, hook, V0_LINE, "# Never upgrade this file, says our team.")
+    commit_all(r, "edit")
+    mine = {hook: (r / hook).read_bytes() for hook in (PRE, COMPACT)}
+    proc = run_truthful(r)
     assert proc.returncode == 1
-    verdict, note = verdicts(proc.stdout)[PRE]
+    v = verdicts(proc.stdout)
+    for hook in (PRE, COMPACT):
+        verdict, note = v[hook]
+        side = hook + ".agenthooks-new"
+        assert verdict == "conflict" and "still runs" in note, note
+        assert f"marked in {side}" in note and f"move it over {hook}" in note, note
+        assert (r / hook).read_bytes() == mine[hook]
+        assert f"<<<<<<< {hook} (yours)" in (r / side).read_text()
+        assert os.access(r / side, os.X_OK)
+    assert "UU" not in git(r, "status", "--porcelain").stdout
+    for hook in ("pre_task", "on_compact", "post_edit"):
+        ran = run_hook(r, hook, CLAUDE_PROMPT, "claude-code")
+        assert ran.returncode == 0, (hook, ran.stderr)
+        assert "syntax error" not in ran.stderr
+        if hook != "post_edit":
+            context = json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
+            assert "Indent with 4 spaces" in context, hook
+    assert cli("doctor", str(r)).returncode == 1
+    assert "agenthooks-new" in cli("doctor", str(r)).stdout
+    # Until the side files are gone, the conflict is reported again and they are left as is.
+    sides = {hook: (r / (hook + ".agenthooks-new")).read_bytes() for hook in (PRE, COMPACT)}
+    again = run_truthful(r)
+    assert again.returncode == 1
+    assert {verdicts(again.stdout)[h][0] for h in (PRE, COMPACT)} == {"conflict"}
+    assert "unresolved" in verdicts(again.stdout)[PRE][1]
+    assert all((r / (h + ".agenthooks-new")).read_bytes() == sides[h] for h in sides)
+    # Resolved: pre_task takes the merge (its own line kept), on_compact keeps the user's file.
+    side = r / (PRE + ".agenthooks-new")
+    side.write_text(_resolve(side.read_text(), "yours"))
+    os.replace(side, r / PRE)
+    (r / (COMPACT + ".agenthooks-new")).unlink()
+    resolved = (r / PRE).read_text()
+    assert "# Never upgrade this file, says our team." in resolved
+    assert f"template=hooks/pre_task.sh@{render.TEMPLATE_REVS['hooks/pre_task.sh']}" in resolved
+    commit_all(r, "resolved")
+    done = run_truthful(r)
+    assert done.returncode == 0, done.stdout
+    for hook in (PRE, COMPACT):
+        assert verdicts(done.stdout)[hook] == ("keep", "edited by you; conflict resolved "
+                                               f"({Path(hook).name}.agenthooks-new is gone)")
+    assert cli("doctor", str(r)).returncode == 0, cli("doctor", str(r)).stdout
+    # The resolution is the new merge base: nothing is reported again.
+    last = run_truthful(r)
+    assert last.returncode == 0 and "up to date: nothing changed" in last.stdout
+    assert verdicts(last.stdout)[PRE] == ("keep", "edited by you; nothing new to merge")
+
+
+def test_config_with_conflict_markers_still_gives_memory(tmp_path: Path) -> None:
+    """config.yaml never gets markers from an upgrade (migrations splice text in), but a
+    git merge may leave some: the hooks still exit 0 and print memory."""
+    r = make_repo(tmp_path)
+    install_v0(r, "--framework", "claude-code")
+    upgrade(r)
+    (r / ".agent/memory/tattoo.md").write_text(SAMPLE_TATTOO)
+    cfg = r / CFG
+    cfg.write_text(cfg.read_text().replace(
+        "budget_tokens: 500\n", "<<<<<<< ours\nbudget_tokens: 900\n=======\n"
+        "budget_tokens: 500\n>>>>>>> theirs\n"))
+    for hook in ("pre_task", "on_compact", "post_edit"):
+        ran = run_hook(r, hook, CLAUDE_PROMPT, "claude-code")
+        assert ran.returncode == 0, (hook, ran.stderr)
+        if hook != "post_edit":
+            assert "Indent with 4 spaces" in ran.stdout, hook
+
+
+def test_conflict_in_a_file_nothing_runs_is_marked_in_place_and_unmerged(tmp_path: Path) -> None:
+    """.agent/.gitignore is no code: its conflict may be marked in place, as git does."""
+    r = make_repo(tmp_path)
+    upgrade(r)
+    rel = ".agent/.gitignore"
+    new = (r / rel).read_text()
+    assert "/log/\n" in new
+    # A past render that differs from today's on the line the user edits too.
+    base = new.replace("/log/\n", "/logs/\n").encode()
+    blob = subprocess.run(["git", "-C", str(r), "hash-object", "-w", "--stdin"], input=base,
+                          capture_output=True, check=True).stdout.decode().strip()
+    data = json.loads((r / manifest.PATH).read_text())
+    data["files"][rel].update(blob=blob, sha256=manifest.sha256(base))
+    (r / manifest.PATH).write_text(json.dumps(data))
+    (r / rel).write_text(new.replace("/log/\n", "/log-mine/\n"))
+    commit_all(r, "edit")
+    proc = run_truthful(r)
+    assert proc.returncode == 1
+    verdict, note = verdicts(proc.stdout)[rel]
     assert verdict == "conflict" and "marked in place" in note and "unmerged" in note
-    text = (repo / PRE).read_text()
-    assert "<<<<<<< .agent/hooks/pre_task.sh (yours)" in text
-    assert "# Never upgrade this file, says our team." in text
+    text = (r / rel).read_text()
+    assert f"<<<<<<< {rel} (yours)" in text and "/log-mine/" in text
     assert ">>>>>>> agenthooks (new)" in text
-    stages = git(repo, "ls-files", "-u", "--", PRE).stdout.split()
+    stages = git(r, "ls-files", "-u", "--", rel).stdout.split()
     assert [stages[i] for i in (2, 6, 10)] == ["1", "2", "3"]
-    assert git(repo, "status", "--porcelain", "--", PRE).stdout.startswith("UU ")
+    assert git(r, "status", "--porcelain", "--", rel).stdout.startswith("UU ")
     # Until resolved, every run says conflict again and writes nothing more.
-    again = run_truthful(repo)
-    assert again.returncode == 1 and verdicts(again.stdout)[PRE][0] == "conflict"
+    again = run_truthful(r)
+    assert again.returncode == 1 and verdicts(again.stdout)[rel][0] == "conflict"
 
 
 def test_conflict_new_leaves_the_file_and_writes_a_side_file(repo: Path) -> None:

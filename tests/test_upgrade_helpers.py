@@ -60,7 +60,7 @@ def assert_truthful(before: dict[str, tuple[bytes, int]], after: dict[str, tuple
         was = before.get(path)
         now = after.get(path)
         where = f"{verdict} {path} ({note})"
-        if path.endswith("/"):
+        if path.endswith("/") or path.startswith("refs/"):  # a folder, a git ref
             continue
         if verdict == "create":
             assert was is None and now is not None, where
@@ -75,8 +75,10 @@ def assert_truthful(before: dict[str, tuple[bytes, int]], after: dict[str, tuple
             side = path + ".agenthooks-new"
             if "marked in place" in note:
                 assert now is not None and b"<<<<<<< " in now[0], where
-            elif "new version in" in note:
+            elif "new version in" in note or "marked in " + side in note:
                 assert was == now and side in after, where
+                if "marked in" in note:
+                    assert b"<<<<<<< " in after[side][0], where
             else:
                 assert was == now, where
         elif verdict == "skip":

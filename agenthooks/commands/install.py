@@ -30,7 +30,9 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[bool, typer.Option("--dry-run",
             help="Print every verdict; write nothing.")] = False,
         conflict: Annotated[str, typer.Option("--conflict", metavar="inline|new",
-            help="Edited hook that clashes with the upgrade: markers in place, or FILE.agenthooks-new.")] = "inline",
+            help="An edit that clashes with the upgrade: inline puts the merge with markers in "
+                 "FILE.agenthooks-new for hooks and framework files (they keep running) and in "
+                 "place for the rest; new puts the new version in FILE.agenthooks-new.")] = "inline",
         restore: Annotated[Optional[list[str]], typer.Option("--restore", metavar="FILE",
             help="Bring back a generated file you deleted (repeatable).")] = None,
         allow_dirty: Annotated[bool, typer.Option("--allow-dirty",

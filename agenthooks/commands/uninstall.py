@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[bool, typer.Option("--dry-run",
             help="Print what would be removed; write nothing.")] = False,
     ) -> int:
-        """Remove our registrations and pristine generated files; keep memory and your edits."""
+        """Remove our registrations, pristine generated files and runtime files; keep memory written to and your edits."""
         from agenthooks import uninstall
 
         confirm = None
