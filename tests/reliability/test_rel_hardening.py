@@ -1,0 +1,156 @@
+"""Hostile cases from the hardening report, run on every userland (GNU, BusyBox, macOS-like).
+
+Each test states what must hold. Cases the hooks do not meet yet are marked
+xfail(strict=True) with the report's item number: the mark comes off with the fix, and a
+case that starts passing without it fails loudly, so the list stays true."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, payload, write_memory
+from userlands import USERLANDS, env_for
+
+BEGIN = "===== AGENT MEMORY BEGIN ====="
+PROMPT = {"session_id": "h1", "hook_event_name": "UserPromptSubmit", "prompt": "go on"}
+START = {"session_id": "h1", "hook_event_name": "SessionStart", "source": "startup"}
+BASH = "/bin/bash"
+
+# item -> the userlands where today's hooks still fail it
+OPEN: dict[str, tuple[str, ...]] = {
+    "2-busybox-password": ("busybox",),
+    "3-control-char-secret": ("gnu", "busybox", "macos"),
+    "4-cdpath": ("gnu", "busybox", "macos"),
+    "5-bash-env": ("gnu", "busybox", "macos"),
+    "5-exported-function": ("gnu", "busybox", "macos"),
+    "5-xtrace": ("gnu", "busybox", "macos"),
+    "6-open-stdin": ("gnu", "busybox", "macos"),
+    "8-closed-stdout": ("gnu", "busybox", "macos"),
+    "15-nested-source": ("gnu", "busybox", "macos"),
+}
+
+
+def cases(item: str) -> list[object]:
+    return [pytest.param(u, marks=pytest.mark.xfail(strict=True, reason=f"hardening item {item}"))
+            if u in OPEN.get(item, ()) else u for u in sorted(USERLANDS)]
+
+
+def repo_for(tmp_path: Path, userland: str) -> tuple[Path, dict[str, str]]:
+    platform, _ = USERLANDS[userland]
+    repo = make_repo(tmp_path)
+    install(repo, "--platform", platform, "--framework", "claude-code")
+    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT)
+    env = {**os.environ, **env_for(userland, tmp_path)}
+    return repo, env
+
+
+def run(repo: Path, hook: str, env: dict[str, str], stdin: object = START, *args: str,
+        cwd: Path | None = None, timeout: float = 20, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([BASH, f".agent/hooks/{hook}.sh", "claude-code", *args],
+                          input=payload(stdin), cwd=cwd or repo, env=env, capture_output=True,
+                          text=True, timeout=timeout, **kw)  # type: ignore[call-overload]
+
+
+def context(out: str) -> str:
+    """The one JSON object on stdout, and the memory inside it."""
+    obj = json.loads(out)
+    return str(obj["hookSpecificOutput"]["additionalContext"])
+
+
+@pytest.mark.parametrize("userland", cases("2-busybox-password"))
+def test_assigned_passwords_are_redacted(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    write_memory(repo, notes="# n\n- db password = letmein2024\n")
+    shown = run(repo, "pre_task", env, "", "--show")
+    assert "letmein2024" not in shown.stdout and "redacted" in shown.stdout
+
+
+@pytest.mark.parametrize("userland", cases("3-control-char-secret"))
+def test_a_secret_split_by_a_control_character_is_redacted(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    write_memory(repo, notes="# n\n- key AKIA\x01IOSFODNN7EXAMPLE\n")
+    shown = run(repo, "pre_task", env, "", "--show")
+    assert "IOSFODNN7EXAMPLE" not in shown.stdout
+
+
+@pytest.mark.parametrize("userland", cases("4-cdpath"))
+def test_cdpath_changes_nothing(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    other, _ = repo_for(tmp_path / "other", userland)
+    for cdpath in (".", str(other)):
+        out = run(repo, "pre_task", {**env, "CDPATH": cdpath})
+        assert out.returncode == 0
+        assert "Indent with 4 spaces" in context(out.stdout)  # parses: nothing before the JSON
+    assert not (other / ".agent/injected_context.txt").exists()
+
+
+@pytest.mark.parametrize("userland", cases("5-bash-env"))
+def test_a_printing_bash_env_adds_nothing_to_stdout(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    rc = tmp_path / "rc.sh"
+    rc.write_text("echo FROM-BASH-ENV\n")
+    out = run(repo, "pre_task", {**env, "BASH_ENV": str(rc)})
+    assert out.returncode == 0 and "FROM-BASH-ENV" not in out.stdout
+    context(out.stdout)
+
+
+@pytest.mark.parametrize("userland", cases("5-exported-function"))
+def test_exported_functions_cannot_inject_output(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    forged = {"BASH_FUNC_printf%%": "() { echo FORGED; builtin printf \"$@\"; }",
+              "BASH_FUNC_cd%%": "() { echo FORGED; builtin cd \"$@\"; }"}
+    out = run(repo, "pre_task", {**env, **forged})
+    assert out.returncode == 0 and "FORGED" not in out.stdout
+    context(out.stdout)
+
+
+@pytest.mark.parametrize("userland", cases("5-xtrace"))
+def test_xtrace_from_the_environment_stays_quiet(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    out = run(repo, "pre_task", {**env, "SHELLOPTS": "xtrace", "PS4": "+ "})
+    assert out.returncode == 0 and out.stderr == ""
+    context(out.stdout)
+
+
+@pytest.mark.parametrize("userland", cases("6-open-stdin"))
+def test_a_host_that_never_closes_stdin_does_not_hang_the_hook(tmp_path: Path,
+                                                               userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    for hook in ("pre_task", "on_compact", "post_edit"):
+        proc = subprocess.Popen([BASH, f".agent/hooks/{hook}.sh", "claude-code"], cwd=repo,
+                                env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        try:
+            proc.wait(timeout=10)  # stdin stays open: the read must be bounded
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            pytest.fail(f"{hook} waited for stdin to close")
+        finally:
+            assert proc.stdin is not None
+            proc.stdin.close()
+        assert proc.returncode == 0
+
+
+@pytest.mark.parametrize("userland", cases("8-closed-stdout"))
+def test_a_closed_stdout_still_publishes_and_exits_0(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    (repo / ".agent/memory/tattoo.md").write_text("# Rules\n- NEW-RULE-MARKER\n")
+    shell = f"{BASH} .agent/hooks/pre_task.sh claude-code </dev/null | true; echo rc=${{PIPESTATUS[0]}}"
+    out = subprocess.run([BASH, "-c", shell], cwd=repo, env=env, capture_output=True, text=True,
+                         timeout=20)
+    assert "rc=0" in out.stdout and out.stderr == ""
+    assert "NEW-RULE-MARKER" in (repo / ".agent/injected_context.txt").read_text()
+
+
+@pytest.mark.parametrize("userland", cases("15-nested-source"))
+def test_a_nested_source_compact_is_not_a_compaction(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    # The nested field comes first in the text, as Claude Code's tool payloads can have it.
+    start = {"tool_input": {"source": "compact"}, **START}
+    out = run(repo, "pre_task", env, start)
+    assert "Context was compacted" not in context(out.stdout)
