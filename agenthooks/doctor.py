@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from agenthooks import __version__, config, frameworks, manifest, render, upgrade
 from agenthooks.errors import UserError
+from agenthooks.files import is_ours
 
 HOOK_REF = re.compile(r"\.agent/hooks/([A-Za-z0-9_.-]+\.sh)")
 
@@ -53,7 +54,7 @@ def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
                              f"(your {hook}.sh still runs): "
                              + upgrade._resolve_hint(rel, rel + upgrade.NEW_SUFFIX)))
             continue
-        if not upgrade.is_ours(data):
+        if not is_ours(data):
             out.append(Check(name, "fail", f"{rel} is not an agenthooks hook"))
             continue
         if rec is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from agenthooks.config import yaml_module
 from agenthooks.errors import UserError
-from agenthooks.render import PlannedFile
+from agenthooks.files import PlannedFile
 
 NAME = "aider"
 PATH = ".aider.conf.yml"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import PlannedFile
+from agenthooks.files import PlannedFile
 
 NAME = "claude-code"
 PATH = ".claude/settings.json"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import PlannedFile
+from agenthooks.files import PlannedFile
 
 NAME = "codex"
 PATH = ".codex/hooks.json"

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import PlannedFile
+from agenthooks.files import PlannedFile
 
 NAME = "copilot-cli"
 PATH = ".github/hooks/agenthooks.json"

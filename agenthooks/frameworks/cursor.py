@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import PlannedFile
+from agenthooks.files import PlannedFile
 
 NAME = "cursor"
 PATH = ".cursor/hooks.json"

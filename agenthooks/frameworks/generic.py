@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agenthooks.render import PlannedFile
+from agenthooks.files import PlannedFile
 
 NAME = "generic"
 

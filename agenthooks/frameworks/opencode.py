@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agenthooks.render import OWNER_ID, PlannedFile
+from agenthooks.files import OWNER_ID, PlannedFile
 
 NAME = "opencode"
 PATH = ".opencode/plugins/agenthooks.ts"

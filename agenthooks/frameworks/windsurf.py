@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import OWNER_ID, PlannedFile
+from agenthooks.files import OWNER_ID, PlannedFile
 
 NAME = "windsurf"
 PATH = ".windsurf/hooks.json"

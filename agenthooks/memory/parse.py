@@ -179,9 +179,10 @@ class Repo:
 
 
 def find_repo(dir_: Path | None) -> Repo:
-    from agenthooks import install, manifest
+    from agenthooks import manifest
+    from agenthooks.files import target_dir
 
-    root = install.target_dir(dir_)
+    root = target_dir(dir_)
     agent = root / ".agent"
     if not agent.is_dir():
         raise UserError(f"no .agent/ in {root}", hint="run 'agenthooks install' first")
@@ -259,18 +260,3 @@ def log(repo: Repo, hook: str, message: str) -> None:
             fh.write(f"[{now()}] {hook}: {message}\n")
     except OSError:
         sys.stderr.write(f"agenthooks: {message} (log not writable)\n")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        try:
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        except OSError:
-            pass
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from agenthooks.errors import MissingAnswer, UserError
+from agenthooks.files import write_atomic
 from agenthooks.memory import parse
 
 _LEAD = re.compile(r"^\s*(?:[-*+•]|\d+[.)、])\s+(?:\[[ xX]\]\s*)?")
@@ -96,9 +97,9 @@ def apply(repo: parse.Repo, picked: list[Candidate]) -> tuple[list[str], int]:
         raw = list(tat.raw)
         while raw and not raw[-1].strip():
             raw.pop()
-        parse.write_atomic(tat.path, "\n".join(raw + added) + "\n")
+        write_atomic(tat.path, ("\n".join(raw + added) + "\n").encode("utf-8"))
     if removed:
-        parse.write_atomic(notes.path, "".join(s + "\n" for s in kept))
+        write_atomic(notes.path, "".join(s + "\n" for s in kept).encode("utf-8"))
     return added, removed
 
 
