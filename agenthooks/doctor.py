@@ -133,8 +133,8 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
 def _registrations(root: Path, answers: dict[str, Any]) -> list[Check]:
     out = []
     for name in answers.get("frameworks", []):
-        mod = frameworks._module(name)
-        if mod is None or not hasattr(mod, "plan"):
+        mod = frameworks.get(name)
+        if mod is None:
             continue
         try:
             planned = mod.plan(root, answers)
@@ -173,8 +173,8 @@ def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
     selected = list(answers.get("frameworks", []))
     out = []
     for name in frameworks.NAMES:
-        mod = frameworks._module(name) if name not in selected else None
-        if mod is None or not hasattr(mod, "unregister"):
+        mod = frameworks.get(name) if name not in selected else None
+        if mod is None:
             continue
         try:
             found = [rel for rel, _ in mod.unregister(root)]

@@ -50,8 +50,8 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
     files: dict[str, Any] = data.get("files", {})
     handled: set[str] = set()
     for name in _framework_names(data):
-        mod = frameworks._module(name)
-        if mod is None or not hasattr(mod, "unregister"):
+        mod = frameworks.get(name)
+        if mod is None:
             continue
         for rel, text in mod.unregister(root):
             handled.add(rel)

@@ -24,12 +24,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from agenthooks import config, manifest
-from agenthooks.gitstore import git_blob, git_prefix, mark_unmerged, merge3, store_blobs
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, is_ours, write_atomic
+from agenthooks.gitstore import git_blob, git_prefix, mark_unmerged, merge3, store_blobs
 from agenthooks.render import TEMPLATE_REVS
 
 NEW_SUFFIX = ".agenthooks-new"
@@ -136,6 +136,188 @@ def _config_step(pf: PlannedFile, path: Path, cur: bytes | None, rec: dict[str, 
                 and not manifest.is_pristine(cur, rec)), keep_rec
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What classify knows of one planned file before deciding it."""
+    root: Path
+    pf: PlannedFile
+    path: Path
+    new: bytes  # what we would write
+    cur: bytes | None  # the regular file's bytes now, None when there is none
+    lexists: bool  # something is at path (a symlink or folder counts)
+    rec: dict[str, Any] | None  # its manifest record from the last install
+    record: dict[str, Any]  # the record this render would get
+    restore: frozenset[str]
+    conflict: str
+    in_git: bool
+    settings: dict[str, Any]
+
+
+# A classifier's answer: the step, the manifest record to keep (None: none), and the
+# pristine render to store as a future merge base (None: none).
+Outcome = tuple[Step, Optional[dict[str, Any]], Optional[bytes]]
+
+
+def _memory(s: Seen) -> Outcome:
+    """Memory and the log: created when missing, else never touched."""
+    if s.lexists:
+        return Step(Verdict("keep", s.pf.path, "memory is never touched"
+                            if s.pf.kind == "memory" else "")), None, None
+    return Step(Verdict("create", s.pf.path), writes=[(s.path, s.new, s.pf.mode)]), None, None
+
+
+def _not_regular(s: Seen) -> Outcome | None:
+    """A symlink, folder or device where we would write: refused, left alone."""
+    if s.lexists and s.cur is None:
+        return Step(Verdict("skip", s.pf.path, "not a regular file: left alone; remove it "
+                            "and run agenthooks install again"), refused=True), s.rec, None
+    return None
+
+
+def _missing(s: Seen) -> Outcome | None:
+    """No file: created, unless the user deleted one we had written (kept deleted)."""
+    if s.cur is not None:
+        return None
+    if s.rec is not None and s.pf.path not in s.restore:
+        return Step(Verdict("keep", s.pf.path, f"deleted by you; --restore {s.pf.path} "
+                            "brings it back")), s.rec, None
+    return Step(Verdict("create", s.pf.path), writes=[(s.path, s.new, s.pf.mode)]), \
+        s.record, s.new
+
+
+def _config(s: Seen) -> Outcome:
+    """config.yaml: the user's file, migrated in place (values and comments kept)."""
+    refused = _not_regular(s)
+    if refused is not None:
+        return refused
+    step, rec = _config_step(s.pf, s.path, s.cur, s.rec, s.record, s.restore, s.settings)
+    return step, rec, None
+
+
+def _registration(s: Seen) -> Outcome:
+    """A file shared with the user (.claude/settings.json, ...): the framework module
+    already merged our entries into its current text, keeping theirs."""
+    early = _not_regular(s) or _missing(s)
+    if early is not None:
+        return early
+    if s.cur == s.new:
+        return Step(Verdict("identical", s.pf.path)), s.record, s.new
+    # Only our entries are spliced in or out (frameworks/_jsonhooks.py): every byte of
+    # the user's, uncommitted or not, stays. No clean tree needed.
+    return Step(Verdict("update", s.pf.path, "our entries refreshed, yours kept"),
+                writes=[(s.path, s.new, s.pf.mode)]), s.record, s.new
+
+
+def _owned(s: Seen) -> Outcome:
+    """A file wholly ours (hooks, .gitignore, a framework's plugin or wrapper): replaced
+    while pristine, three-way merged when edited, never overwritten when not ours."""
+    early = _not_regular(s) or _missing(s)
+    if early is not None:
+        return early
+    pf, path, new, cur, record = s.pf, s.path, s.new, s.cur, s.record
+    assert cur is not None
+    if cur == new:
+        if (path.stat().st_mode & 0o777) != pf.mode:
+            return Step(Verdict("update", pf.path, f"mode set to {oct(pf.mode)[2:]}"),
+                        writes=[(path, new, pf.mode)]), record, new
+        return Step(Verdict("identical", pf.path)), record, new
+    if s.rec is None and not is_ours(cur):
+        return _not_ours(s)
+    rec = s.rec
+    if rec is not None and rec.get("legacy"):
+        record = dict(record, legacy=rec["legacy"])
+    if rec is not None and manifest.is_pristine(cur, rec):
+        return Step(Verdict("update", pf.path), writes=[(path, new, pf.mode)]), record, new
+    if MARKER in cur:
+        return Step(Verdict("conflict", pf.path, "still has conflict markers from the last "
+                            "upgrade: resolve them")), rec or record, new
+    side = _side(path)
+    side_rel = f"{pf.path}{NEW_SUFFIX}"
+    if rec is not None and rec.get("pending"):
+        if side.exists() or side.is_symlink():
+            # Never overwrite a resolution the user may be working on.
+            return Step(Verdict("conflict", pf.path, "unresolved: your file kept; "
+                                + _resolve_hint(pf.path, side_rel))), rec, new
+        # The side file is gone: the user reconciled their file with the version it held
+        # (moved it into place, or deleted it to keep theirs). That version is the merge
+        # base from now on.
+        pending_blob = rec.get("pending_blob")
+        rec = {k: v for k, v in rec.items() if k not in ("pending", "pending_blob")}
+        if pending_blob == record["blob"]:
+            return Step(Verdict("keep", pf.path, f"edited by you; conflict resolved "
+                                f"({side.name} is gone)")), record, new
+        if pending_blob:
+            rec["blob"] = pending_blob
+    base = git_blob(s.root, rec.get("blob", "")) if rec is not None else None
+    if base is None:
+        why = "edited, no merge base" if rec is not None else "ours, but not in the manifest"
+        # Still no base next time: the same verdict, until the user reconciles the two.
+        return Step(Verdict("conflict", pf.path, f"{why}: your file kept, new version in "
+                            f"{side_rel}: " + _resolve_hint(pf.path, side_rel)),
+                    writes=[(side, new, pf.mode)]), \
+            dict(rec or record, pending=side.name, pending_blob=record["blob"]), new
+    if base == new:
+        return Step(Verdict("keep", pf.path, "edited by you; nothing new to merge")), record, new
+    return _merge(s, cur, base, rec, record)
+
+
+def _not_ours(s: Seen) -> Outcome:
+    """A file someone else wrote where ours goes: moved aside to FILE.legacy, or refused
+    when that name is taken."""
+    pf, path = s.pf, s.path
+    legacy = path.with_name(path.name + LEGACY_SUFFIX)
+    if legacy.exists() or legacy.is_symlink():
+        return Step(Verdict("skip", pf.path, f"not ours, and {legacy.name} already exists: "
+                            "left alone; move one of them away and run agenthooks install "
+                            "again"), refused=True), None, None
+    return Step(Verdict("skip", pf.path, f"not ours: moved to {legacy.name}, ours written"),
+                moves=[(path, legacy)], writes=[(path, s.new, pf.mode)]), \
+        dict(s.record, legacy=legacy.name), s.new
+
+
+def _merge(s: Seen, cur: bytes, base: bytes, rec: dict[str, Any] | None,
+           record: dict[str, Any]) -> Outcome:
+    """An edited file of ours with a merge base: git merge-file, and where a clash goes."""
+    pf, path, new = s.pf, s.path, s.new
+    side = _side(path)
+    side_rel = f"{pf.path}{NEW_SUFFIX}"
+    rc, merged = merge3(cur, base, new, pf.path)
+    mode = path.stat().st_mode & 0o777 | (pf.mode & 0o111)
+    if rc == 0:
+        if merged == cur:
+            return Step(Verdict("keep", pf.path, "edited by you; the upgrade was already "
+                                "in your version")), record, new
+        return Step(Verdict("merge", pf.path, "your edits kept"),
+                    writes=[(path, merged, mode)], touches_edits=True), record, new
+    if s.conflict == "new" or runs_as_code(pf, path):
+        # The user's file stays in place and keeps running while the conflict waits.
+        if s.conflict == "new":
+            what, text = f"new version in {side_rel}", new
+        else:
+            what, text = f"{rc} conflict(s) marked in {side_rel}", merged
+        # Until the side file is gone the clash is reported again, never dropped; then the
+        # version it held becomes the merge base.
+        return Step(Verdict("conflict", pf.path, f"your file kept and still runs; {what}: "
+                            + _resolve_hint(pf.path, side_rel)),
+                    writes=[(side, text, pf.mode)]), \
+            dict(rec or {}, pending=side.name, pending_blob=record["blob"]), new
+    unmerged = "; git shows it unmerged until you git add it" if s.in_git else ""
+    return Step(Verdict("conflict", pf.path, f"{rc} conflict(s) marked in place: resolve "
+                        f"them{unmerged}"),
+                writes=[(path, merged, mode)], stage=(pf.path, base, cur, new, mode),
+                touches_edits=True), record, new
+
+
+# One classifier per kind of file; each reads on its own.
+CLASSIFIERS: dict[str, Callable[[Seen], Outcome]] = {
+    "memory": _memory,
+    "log": _memory,
+    "config": _config,
+    "registration": _registration,
+    "owned": _owned,
+}
+
+
 def classify(
     root: Path,
     planned: list[PlannedFile],
@@ -160,168 +342,43 @@ def classify(
     for pf in planned:
         path = root / pf.path
         new = pf.text.encode("utf-8")
-        rec = recorded.get(pf.path)
-        lexists = path.exists() or path.is_symlink()
         regular = path.is_file() and not path.is_symlink()
-        cur = path.read_bytes() if regular else None
-        if pf.kind in ("memory", "log"):
-            if lexists:
-                steps.append(Step(Verdict("keep", pf.path, "memory is never touched"
-                                          if pf.kind == "memory" else "")))
-            else:
-                steps.append(Step(Verdict("create", pf.path), writes=[(path, new, pf.mode)]))
-            continue
-        record = manifest.record(new, pf.template, revs.get(pf.template, 1), pf.mode,
-                                 "owned" if pf.kind == "owned" else pf.kind)
-        if lexists and not regular:
-            steps.append(Step(Verdict("skip", pf.path, "not a regular file: left alone; "
-                                      "remove it and run agenthooks install again"),
-                              refused=True))
-            if rec is not None:
-                records[pf.path] = rec
-            continue
-        if pf.kind == "config":
-            step, records[pf.path] = _config_step(pf, path, cur, rec, record, restore,
-                                                   settings or {})
-            steps.append(step)
-            continue
-        if cur is None:
-            if rec is not None and pf.path not in restore:
-                steps.append(Step(Verdict("keep", pf.path, f"deleted by you; --restore "
-                                          f"{pf.path} brings it back")))
-                records[pf.path] = rec
-                continue
-            steps.append(Step(Verdict("create", pf.path), writes=[(path, new, pf.mode)]))
-            records[pf.path] = record
-            pristine.append(new)
-            continue
-        if pf.kind == "registration":
-            # Shared with the user: the framework module already merged our entries into
-            # the current text, keeping theirs.
-            records[pf.path] = record
-            pristine.append(new)
-            if cur == new:
-                steps.append(Step(Verdict("identical", pf.path)))
-            else:
-                # Only our entries are spliced in or out (frameworks/_jsonhooks.py): every
-                # byte of the user's, uncommitted or not, stays. No clean tree needed.
-                steps.append(Step(Verdict("update", pf.path, "our entries refreshed, yours kept"),
-                                  writes=[(path, new, pf.mode)]))
-            continue
-        if cur == new:
-            records[pf.path] = record
-            pristine.append(new)
-            if (path.stat().st_mode & 0o777) != pf.mode:
-                steps.append(Step(Verdict("update", pf.path, f"mode set to {oct(pf.mode)[2:]}"),
-                                  writes=[(path, new, pf.mode)]))
-            else:
-                steps.append(Step(Verdict("identical", pf.path)))
-            continue
-        if rec is None and not is_ours(cur):
-            legacy = path.with_name(path.name + LEGACY_SUFFIX)
-            if legacy.exists() or legacy.is_symlink():
-                steps.append(Step(Verdict("skip", pf.path, f"not ours, and {legacy.name} "
-                                          "already exists: left alone; move one of them away "
-                                          "and run agenthooks install again"), refused=True))
-                continue
-            steps.append(Step(Verdict("skip", pf.path, f"not ours: moved to {legacy.name}, "
-                                      "ours written"),
-                              moves=[(path, legacy)], writes=[(path, new, pf.mode)]))
-            records[pf.path] = dict(record, legacy=legacy.name)
-            pristine.append(new)
-            continue
-        pristine.append(new)
-        if rec is not None and rec.get("legacy"):
-            record = dict(record, legacy=rec["legacy"])
-        if rec is not None and manifest.is_pristine(cur, rec):
-            steps.append(Step(Verdict("update", pf.path), writes=[(path, new, pf.mode)]))
-            records[pf.path] = record
-            continue
-        if MARKER in cur:
-            steps.append(Step(Verdict("conflict", pf.path, "still has conflict markers from "
-                                      "the last upgrade: resolve them")))
-            records[pf.path] = rec or record
-            continue
-        side = _side(path)
-        side_rel = f"{pf.path}{NEW_SUFFIX}"
-        if rec is not None and rec.get("pending"):
-            if side.exists() or side.is_symlink():
-                # Never overwrite a resolution the user may be working on.
-                steps.append(Step(Verdict("conflict", pf.path, "unresolved: your file kept; "
-                                          + _resolve_hint(pf.path, side_rel))))
-                records[pf.path] = rec
-                continue
-            # The side file is gone: the user reconciled their file with the version it
-            # held (moved it into place, or deleted it to keep theirs). That version is
-            # the merge base from now on.
-            pending_blob = rec.get("pending_blob")
-            rec = {k: v for k, v in rec.items() if k not in ("pending", "pending_blob")}
-            if pending_blob == record["blob"]:
-                steps.append(Step(Verdict("keep", pf.path, f"edited by you; conflict resolved "
-                                          f"({side.name} is gone)")))
-                records[pf.path] = record
-                continue
-            if pending_blob:
-                rec["blob"] = pending_blob
-        base = git_blob(root, rec.get("blob", "")) if rec is not None else None
-        if base is None:
-            why = "edited, no merge base" if rec is not None else "ours, but not in the manifest"
-            steps.append(Step(Verdict("conflict", pf.path, f"{why}: your file kept, new "
-                                      f"version in {side_rel}: "
-                                      + _resolve_hint(pf.path, side_rel)),
-                              writes=[(side, new, pf.mode)]))
-            # Still no base next time: the same verdict, until the user reconciles the two.
-            records[pf.path] = dict(rec or record, pending=side.name, pending_blob=record["blob"])
-            continue
-        if base == new:
-            steps.append(Step(Verdict("keep", pf.path, "edited by you; nothing new to merge")))
-            records[pf.path] = record
-            continue
-        rc, merged = merge3(cur, base, new, pf.path)
-        mode = path.stat().st_mode & 0o777 | (pf.mode & 0o111)
-        if rc == 0:
-            records[pf.path] = record
-            if merged == cur:
-                steps.append(Step(Verdict("keep", pf.path, "edited by you; the upgrade "
-                                          "was already in your version")))
-            else:
-                steps.append(Step(Verdict("merge", pf.path, "your edits kept"),
-                                  writes=[(path, merged, mode)], touches_edits=True))
-        elif conflict == "new" or runs_as_code(pf, path):
-            # The user's file stays in place and keeps running while the conflict waits.
-            if conflict == "new":
-                what, text = f"new version in {side_rel}", new
-            else:
-                what, text = f"{rc} conflict(s) marked in {side_rel}", merged
-            steps.append(Step(Verdict("conflict", pf.path, f"your file kept and still runs; "
-                                      f"{what}: " + _resolve_hint(pf.path, side_rel)),
-                              writes=[(side, text, pf.mode)]))
-            # Until the side file is gone the clash is reported again, never dropped; then
-            # the version it held becomes the merge base.
-            records[pf.path] = dict(rec, pending=side.name, pending_blob=record["blob"])
-        else:
-            records[pf.path] = record
-            unmerged = "; git shows it unmerged until you git add it" if in_git else ""
-            steps.append(Step(Verdict("conflict", pf.path, f"{rc} conflict(s) marked in "
-                                      f"place: resolve them{unmerged}"),
-                              writes=[(path, merged, mode)], stage=(pf.path, base, cur, new, mode),
-                              touches_edits=True))
+        seen = Seen(root=root, pf=pf, path=path, new=new, cur=path.read_bytes() if regular else None,
+                    lexists=path.exists() or path.is_symlink(), rec=recorded.get(pf.path),
+                    record=manifest.record(new, pf.template, revs.get(pf.template, 1),
+                                           pf.mode, pf.kind),
+                    restore=restore, conflict=conflict, in_git=in_git,
+                    settings=settings or {})
+        step, rec, base = CLASSIFIERS[pf.kind](seen)
+        steps.append(step)
+        if rec is not None:
+            records[pf.path] = rec
+        if base is not None:
+            pristine.append(base)
+    steps.extend(_retired(root, recorded, planned_paths, records))
+    return Plan(steps, records, pristine)
+
+
+def _retired(root: Path, recorded: dict[str, Any], planned_paths: set[str],
+             records: dict[str, Any]) -> list[Step]:
+    """Recorded files this render no longer makes: ours go while pristine, edited ones
+    stay; the records of the user's files (config, registrations) are carried over."""
+    steps = []
     for relpath, rec in sorted(recorded.items()):
         if relpath in planned_paths or not isinstance(rec, dict):
             continue
         path = root / relpath
         if manifest.kind(rec) != "owned":
             records[relpath] = rec
+        elif not (path.is_file() and not path.is_symlink()):
             continue
-        if not (path.is_file() and not path.is_symlink()):
-            continue
-        if manifest.is_pristine(path.read_bytes(), rec):
+        elif manifest.is_pristine(path.read_bytes(), rec):
             steps.append(Step(Verdict("remove", relpath, "no longer generated"),
                               removes=[path]))
         else:
             steps.append(Step(Verdict("keep", relpath, "no longer generated; edited by "
                                       "you, left in place")))
-    return Plan(steps, records, pristine)
+    return steps
 
 
 def drop_frameworks(root: Path, plan: Plan, planned: list[PlannedFile], selected: list[str],
@@ -340,8 +397,8 @@ def drop_frameworks(root: Path, plan: Plan, planned: list[PlannedFile], selected
     had |= {str(r.get("template", "")).split("/", 1)[-1] for r in files.values()
             if isinstance(r, dict) and str(r.get("template", "")).startswith("frameworks/")}
     for name in frameworks.NAMES:
-        mod = frameworks._module(name) if name not in selected else None
-        if mod is None or not hasattr(mod, "unregister"):
+        mod = frameworks.get(name) if name not in selected else None
+        if mod is None:
             continue
         why = f"{name} no longer selected" if name in had else f"{name} not selected"
         seen: set[str] = set()

@@ -22,6 +22,9 @@ from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
 
 NAME = "aider"
+# Paths that, when present in a repo, suggest aider is in use.
+DETECT: tuple[str, ...] = (".aider.conf.yml",)
+TRANSCRIPT = False
 PATH = ".aider.conf.yml"
 ENTRY = ".agent/injected_context.txt"
 _READ_RE = re.compile(r"^read[ \t]*:(.*)$")

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agenthooks.frameworks import _jsonhooks
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks import _jsonhooks
 
 NAME = "claude-code"
+# Paths that, when present in a repo, suggest claude-code is in use.
+DETECT: tuple[str, ...] = (".claude", "CLAUDE.md")
+# Its hook payload names a transcript with token usage the hooks can read.
+TRANSCRIPT = True
 PATH = ".claude/settings.json"
 TIMEOUT = 30
 

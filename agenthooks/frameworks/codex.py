@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agenthooks.frameworks import _jsonhooks
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks import _jsonhooks
 
 NAME = "codex"
+# Paths that, when present in a repo, suggest codex is in use.
+DETECT: tuple[str, ...] = (".codex",)
+# Its hook payload names a transcript with token usage the hooks can read.
+TRANSCRIPT = True
 PATH = ".codex/hooks.json"
 TIMEOUT = 30
 

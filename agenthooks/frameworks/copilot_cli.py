@@ -12,10 +12,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agenthooks.frameworks import _jsonhooks
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks import _jsonhooks
 
 NAME = "copilot-cli"
+# Paths that, when present in a repo, suggest copilot-cli is in use.
+DETECT: tuple[str, ...] = (".github/hooks", ".github/copilot-instructions.md")
+TRANSCRIPT = False
 PATH = ".github/hooks/agenthooks.json"
 TIMEOUT = 30
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agenthooks.frameworks import _jsonhooks
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks import _jsonhooks
 
 NAME = "cursor"
+# Paths that, when present in a repo, suggest cursor is in use.
+DETECT: tuple[str, ...] = (".cursor", ".cursorrules")
+TRANSCRIPT = False
 PATH = ".cursor/hooks.json"
 TIMEOUT = 30
 TOP = {"version": 1}

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agenthooks.frameworks import _jsonhooks
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks import _jsonhooks
 
 NAME = "gemini-cli"
+# Paths that, when present in a repo, suggest gemini-cli is in use.
+DETECT: tuple[str, ...] = (".gemini", "GEMINI.md")
+# Its hook payload names a transcript with token usage the hooks can read.
+TRANSCRIPT = True
 PATH = ".gemini/settings.json"
 TIMEOUT_MS = 30000
 

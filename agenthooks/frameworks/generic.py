@@ -6,6 +6,8 @@ from pathlib import Path
 from agenthooks.files import PlannedFile
 
 NAME = "generic"
+DETECT: tuple[str, ...] = ()
+TRANSCRIPT = False
 
 
 def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
