@@ -210,8 +210,8 @@ def _apply(root: Path, plan: Plan, data: dict[str, Any], *, purge: bool,
         shutil.rmtree(root / ".agent")
     elif mpath.is_file():
         if any(manifest.kind(v) != "config" for v in plan.kept.values()):
-            text = manifest.dumps(data.get("answers", {}), plan.kept)
-            write_atomic(mpath, text.encode("utf-8"), 0o644)
+            kept = manifest.dumps(data.get("answers", {}), plan.kept)
+            write_atomic(mpath, kept.encode("utf-8"), 0o644)
         else:
             mpath.unlink()
     _prune_dirs(root, plan.removes + [t / "x" for t in plan.trees]

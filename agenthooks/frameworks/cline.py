@@ -11,6 +11,7 @@ when the hook has nothing to say or fails, so Cline never cancels a tool because
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile
 
@@ -34,7 +35,7 @@ def wrapper(event: str, hook: str) -> str:
 FILES = (("PreToolUse", "on_compact"), ("PostToolUse", "post_edit"))
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return [PlannedFile(f"{DIR}/{event}", wrapper(event, hook), 0o755, "owned",
                         f"frameworks/cline/{event}") for event, hook in FILES]
 
@@ -48,7 +49,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return out
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Cline: turn hooks on (extension setting 'Enable Hooks'; CLI: "
             "cline config set hooks-enabled=true). Cline 4.1.11 or newer passes PreToolUse "
             "and PostToolUse output to the model; memory arrives with the first tool call."]

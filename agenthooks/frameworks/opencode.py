@@ -11,6 +11,7 @@ OpenCode has no shell hooks; the plugin shells out to the bash hooks with Bun's 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile
 
@@ -27,7 +28,7 @@ def plugin_text() -> str:
     return render_template("frameworks/opencode/agenthooks.ts.j2", owner_id=OWNER_ID)
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return [PlannedFile(PATH, plugin_text(), 0o644, "owned", "frameworks/opencode")]
 
 
@@ -38,6 +39,6 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return []
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["OpenCode: restart opencode in this repo to load .opencode/plugins/agenthooks.ts "
             "(needs bash on PATH)."]

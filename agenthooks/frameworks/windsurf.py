@@ -25,7 +25,7 @@ def command(hook: str) -> str:
     return f"bash .agent/hooks/{hook}.sh {NAME}"
 
 
-def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+def entries() -> dict[str, list[dict[str, Any]]]:
     return {"post_write_code": [{"command": command("post_edit"), "show_output": True}]}
 
 
@@ -37,7 +37,7 @@ def rules_text(answers: dict[str, Any]) -> str:
                            lang=answers.get("lang", "en"))
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     text = _jsonhooks.plan_text(root, PATH, entries(), "flat")
     return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}"),
             PlannedFile(RULES, rules_text(answers), 0o644, "owned", "frameworks/windsurf-rules")]
@@ -51,6 +51,6 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return out
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Windsurf: hooks cannot reach the model; the always-on rule "
             f"{RULES} tells Cascade to read .agent/memory/. Hooks do not run in Restricted Mode."]

@@ -9,6 +9,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agenthooks import config as config_mod
 from agenthooks.errors import UserError
@@ -186,7 +187,7 @@ def find_repo(dir_: Path | None) -> Repo:
     agent = root / ".agent"
     if not agent.is_dir():
         raise UserError(f"no .agent/ in {root}", hint="run 'agenthooks install' first")
-    answers: dict = {}
+    answers: dict[str, Any] = {}
     try:
         answers = manifest.load(root).get("answers", {})
     except UserError:
@@ -195,8 +196,9 @@ def find_repo(dir_: Path | None) -> Repo:
     if lang is None:
         snap = load_file(agent / "memory" / "snapshot.md", "")
         lang = "zh" if any(re.search(r"[\u4e00-\u9fff]", s) for s in snap.raw) else "en"
-    fws = answers.get("frameworks") if isinstance(answers.get("frameworks"), list) else []
-    return Repo(root, agent, agent / "memory", lang, list(fws))
+    fws = answers.get("frameworks")
+    return Repo(root, agent, agent / "memory", lang,
+                [str(f) for f in fws] if isinstance(fws, list) else [])
 
 
 def read_config(path: Path) -> dict[str, object]:

@@ -132,9 +132,10 @@ def run(dir_: Path | None, *, yes: bool, all_: bool, min_count: int, list_only: 
         raise MissingAnswer("no terminal to pick notes on",
                             hint="run it in a terminal, or pass --yes --all to take every candidate")
     else:
-        picked = (picker or ask_checkbox)(cands)
-        if picked is None:
+        chosen = (picker or ask_checkbox)(cands)
+        if chosen is None:
             raise KeyboardInterrupt
+        picked = chosen
     if not picked:
         echo("nothing picked: nothing was written")
         return 0

@@ -164,8 +164,15 @@ def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
 def run(dir_: Path | None, framework: str | None, as_json: bool,
         out: Callable[[bytes], None] | None = None,
         err: Callable[[str], None] | None = None) -> int:
-    out = out or (lambda b: (sys.stdout.buffer.write(b), sys.stdout.buffer.flush()))
-    err = err or (lambda s: sys.stderr.write(s + "\n"))
+    def stdout(b: bytes) -> None:
+        sys.stdout.buffer.write(b)
+        sys.stdout.buffer.flush()
+
+    def stderr(s: str) -> None:
+        sys.stderr.write(s + "\n")
+
+    out = out or stdout
+    err = err or stderr
     if framework is not None and framework not in frameworks.NAMES:
         raise unknown("framework", framework, frameworks.NAMES)
     repo = parse.find_repo(dir_)
