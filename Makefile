@@ -45,6 +45,7 @@ stress: $(BIN)/agenthooks
 	AGENTHOOKS_STRESS=1 $(BIN)/python -m pytest -q tests/reliability
 
 lint: $(BIN)/agenthooks
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -q tests/test_render.py
 
 clean:

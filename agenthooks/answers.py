@@ -47,7 +47,7 @@ QUESTIONS = (
 def defaults(root: Path) -> dict[str, Any]:
     return {
         "platforms": [platforms.this_machine()],
-        "frameworks": frameworks.detect(root) or ["generic"],
+        "frameworks": frameworks.detect(root) or [frameworks.DEFAULT],
         "lang": "en",
         "budget_tokens": config.DEFAULTS["budget_tokens"],
     }

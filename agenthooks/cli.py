@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -65,12 +65,12 @@ _ABORT = tuple({typer.Abort, *filter(None, [getattr(click.exceptions, "Abort", N
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every failure is one line on stderr and an exit code."""
     try:
-        rc = app(args=argv, prog_name="agenthooks", standalone_mode=False)
+        rc: Any = app(args=argv, prog_name="agenthooks", standalone_mode=False)
     except UserError as exc:
         _fail(str(exc), exc.hint)
         return exc.code
     except _EXIT as exc:
-        return exc.exit_code
+        return int(exc.exit_code)
     except _ABORT:
         _fail("interrupted: nothing was written")
         return 130

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable
 
 from agenthooks.errors import UserError
 
 
-def yaml_module():  # type: ignore[no-untyped-def]
+def yaml_module() -> ModuleType:
     """PyYAML, imported on first use: a fresh install never reads YAML, and importing it
     is about a tenth of the CLI's start."""
     import yaml

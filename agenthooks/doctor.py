@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from agenthooks import __version__, config, frameworks, manifest, render, upgrade
 from agenthooks.errors import UserError
+from agenthooks.files import is_ours
 
 HOOK_REF = re.compile(r"\.agent/hooks/([A-Za-z0-9_.-]+\.sh)")
 
@@ -53,7 +54,7 @@ def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
                              f"(your {hook}.sh still runs): "
                              + upgrade._resolve_hint(rel, rel + upgrade.NEW_SUFFIX)))
             continue
-        if not upgrade.is_ours(data):
+        if not is_ours(data):
             out.append(Check(name, "fail", f"{rel} is not an agenthooks hook"))
             continue
         if rec is None:
@@ -132,8 +133,8 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
 def _registrations(root: Path, answers: dict[str, Any]) -> list[Check]:
     out = []
     for name in answers.get("frameworks", []):
-        mod = frameworks._module(name)
-        if mod is None or not hasattr(mod, "plan"):
+        mod = frameworks.get(name)
+        if mod is None:
             continue
         try:
             planned = mod.plan(root, answers)
@@ -172,8 +173,8 @@ def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
     selected = list(answers.get("frameworks", []))
     out = []
     for name in frameworks.NAMES:
-        mod = frameworks._module(name) if name not in selected else None
-        if mod is None or not hasattr(mod, "unregister"):
+        mod = frameworks.get(name) if name not in selected else None
+        if mod is None:
             continue
         try:
             found = [rel for rel, _ in mod.unregister(root)]

@@ -3,32 +3,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any, Callable
 
 from agenthooks import answers as answers_mod
-from agenthooks import config, frameworks, manifest, render, upgrade
+from agenthooks import config, frameworks, gitstore, manifest, render, upgrade
 from agenthooks.errors import UserError
-
-
-def target_dir(given: Path | None) -> Path:
-    """DIR, else the git top level of the current directory, else the current directory."""
-    if given is not None:
-        root = given.expanduser()
-        if not root.exists():
-            raise UserError(f"{root}: no such directory")
-        if not root.is_dir():
-            raise UserError(f"{root}: not a directory")
-        return root.resolve()
-    try:
-        proc = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
-                              text=True, check=False)
-        if proc.returncode == 0 and proc.stdout.strip():
-            return Path(proc.stdout.strip())
-    except OSError:
-        pass
-    return Path.cwd()
+from agenthooks.files import target_dir, write_atomic
 
 
 def check_writable(root: Path) -> None:
@@ -82,7 +63,7 @@ def run(
     answers = answers_mod.resolve(root, flags, recorded.get("answers", {}), yes=yes,
                                   prompter=prompter, interactive=interactive)
     check_writable(root)
-    if upgrade.git_prefix(root) is None:
+    if gitstore.git_prefix(root) is None:
         import sys
 
         print(f"agenthooks: warning: {root} is not in a git repository; installing there "
@@ -98,7 +79,7 @@ def run(
                             restore=restore_paths, revs=revs, settings=settings)
     upgrade.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
     edited = [s.verdict.path for s in plan.steps if s.touches_edits]
-    dirty = upgrade.dirty(root, edited) if not allow_dirty else []
+    dirty = gitstore.dirty(root, edited) if not allow_dirty else []
     if dirty:
         more = f" and {len(dirty) - 1} more" if len(dirty) > 1 else ""
         raise UserError(f"{dirty[0]}{more} has uncommitted changes that this upgrade would "
@@ -109,7 +90,7 @@ def run(
     old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
     mverdict = "identical" if old == text else ("create" if old is None else "update")
     if not dry_run and old != text:
-        upgrade.write_atomic(mpath, text.encode("utf-8"), 0o644)
+        write_atomic(mpath, text.encode("utf-8"), 0o644)
     if not dry_run:
         frameworks.post_install(root, answers)
     echo(("Would write" if dry_run else "agenthooks install") + f" in {root}:")

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import shlex
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -11,10 +10,7 @@ from typing import Any
 import jinja2
 
 from agenthooks import __version__, config, frameworks, messages, platforms, redact
-
-# Stable ownership id, matched anywhere in a file: never change it (pre-commit's lesson).
-OWNER_ID = "agenthooks-owned:7d2f9c1e"
-KNOWN_OWNER_IDS = (OWNER_ID,)
+from agenthooks.files import KNOWN_OWNER_IDS, OWNER_ID, PlannedFile  # noqa: F401 - re-exported
 
 HOOKS = ("pre_task", "post_edit", "on_compact")
 
@@ -27,15 +23,6 @@ TEMPLATE_REVS = {
     "agent/gitignore": 1,
     "agent/gitattributes": 1,
 }
-
-
-@dataclass(frozen=True)
-class PlannedFile:
-    path: str  # relative to the repo root, POSIX separators
-    text: str
-    mode: int  # 0o755 or 0o644
-    kind: str  # owned | config | memory | log | registration
-    template: str = ""
 
 
 def templates_dir() -> Path:

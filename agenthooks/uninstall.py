@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import frameworks, manifest, upgrade
+from agenthooks import frameworks, gitstore, manifest, upgrade
 from agenthooks.errors import UserError
-from agenthooks.install import target_dir
+from agenthooks.files import target_dir, write_atomic
 from agenthooks.upgrade import Verdict
 
 
@@ -50,8 +50,8 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
     files: dict[str, Any] = data.get("files", {})
     handled: set[str] = set()
     for name in _framework_names(data):
-        mod = frameworks._module(name)
-        if mod is None or not hasattr(mod, "unregister"):
+        mod = frameworks.get(name)
+        if mod is None:
             continue
         for rel, text in mod.unregister(root):
             handled.add(rel)
@@ -198,7 +198,7 @@ def _apply(root: Path, plan: Plan, data: dict[str, Any], *, purge: bool,
            drop_ref: bool) -> None:
     mpath = root / manifest.PATH
     for path, text, mode in plan.writes:
-        upgrade.write_atomic(path, text, mode)
+        write_atomic(path, text, mode)
     for path in plan.removes:
         if path.is_file() or path.is_symlink():
             path.unlink()
@@ -210,14 +210,14 @@ def _apply(root: Path, plan: Plan, data: dict[str, Any], *, purge: bool,
         shutil.rmtree(root / ".agent")
     elif mpath.is_file():
         if any(manifest.kind(v) != "config" for v in plan.kept.values()):
-            text = manifest.dumps(data.get("answers", {}), plan.kept)
-            upgrade.write_atomic(mpath, text.encode("utf-8"), 0o644)
+            kept = manifest.dumps(data.get("answers", {}), plan.kept)
+            write_atomic(mpath, kept.encode("utf-8"), 0o644)
         else:
             mpath.unlink()
     _prune_dirs(root, plan.removes + [t / "x" for t in plan.trees]
                 + ([mpath] if not purge else []))
     if drop_ref:
-        upgrade.delete_pristine_ref(root)
+        gitstore.delete_pristine_ref(root)
 
 
 def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
@@ -251,9 +251,9 @@ def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
     else:
         drop_ref = True
     # The merge bases of past renders: needed only while a record stays.
-    drop_ref = drop_ref and upgrade.has_pristine_ref(root)
+    drop_ref = drop_ref and gitstore.has_pristine_ref(root)
     if drop_ref:
-        plan.verdicts.append(Verdict("remove", upgrade.PRISTINE_REF, "git ref holding the "
+        plan.verdicts.append(Verdict("remove", gitstore.PRISTINE_REF, "git ref holding the "
                                      "merge bases of our renders"))
     if not dry_run:
         _writable(root, plan, purge)

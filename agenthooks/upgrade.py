@@ -22,20 +22,16 @@ the same classification without the writes, so it prints the same verdicts.
 from __future__ import annotations
 
 import os
-import functools
-import subprocess
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from agenthooks import config, manifest
 from agenthooks.errors import UserError
-from agenthooks.render import KNOWN_OWNER_IDS, TEMPLATE_REVS, PlannedFile
+from agenthooks.files import PlannedFile, is_ours, write_atomic
+from agenthooks.gitstore import git_blob, git_prefix, mark_unmerged, merge3, store_blobs
+from agenthooks.render import TEMPLATE_REVS
 
-# Keeps every pristine render reachable, so `git gc` never prunes a merge base that was
-# never committed (the user edited the hook before the first commit).
-PRISTINE_REF = "refs/agenthooks/pristine"
 NEW_SUFFIX = ".agenthooks-new"
 LEGACY_SUFFIX = ".legacy"
 MARKER = b">>>>>>> agenthooks (new)"
@@ -74,180 +70,6 @@ class Plan:
     @property
     def verdicts(self) -> list[Verdict]:
         return [s.verdict for s in self.steps]
-
-
-def is_ours(data: bytes) -> bool:
-    return any(owner.encode() in data for owner in KNOWN_OWNER_IDS)
-
-
-def write_atomic(path: Path, data: bytes, mode: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-# --- git plumbing: every call tolerates a missing git or a directory that is no repo ---
-
-
-def _git(root: Path, *args: str, input: bytes | None = None,
-         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes] | None:
-    try:
-        return subprocess.run(["git", "-C", str(root), *args], input=input,
-                              capture_output=True, check=False,
-                              env={**os.environ, **env} if env else None)
-    except OSError:
-        return None
-
-
-def git_prefix(root: Path) -> str | None:
-    """root's path inside its git work tree ('' at the top), or None when not in one."""
-    return _git_prefix(str(root))
-
-
-@functools.lru_cache(maxsize=None)
-def _git_prefix(root: str) -> str | None:
-    # Asked several times per install; the answer cannot change during one.
-    proc = _git(Path(root), "rev-parse", "--is-inside-work-tree", "--show-prefix")
-    if proc is None or proc.returncode != 0:
-        return None
-    lines = proc.stdout.decode("utf-8", "replace").splitlines()
-    if not lines or lines[0].strip() != "true":
-        return None
-    return lines[1].strip() if len(lines) > 1 else ""
-
-
-def git_blob(root: Path, blob: str) -> bytes | None:
-    """The pristine text of a past render, from the repo's object store, or None."""
-    if not blob or len(blob) != 40:
-        return None
-    proc = _git(root, "cat-file", "blob", blob)
-    if proc is None or proc.returncode != 0:
-        return None
-    return proc.stdout if manifest.blob_id(proc.stdout) == blob else None
-
-
-def hash_objects(root: Path, texts: list[bytes]) -> list[str] | None:
-    """Write each text to the object store (no filters: the bytes we rendered); their ids."""
-    if not texts:
-        return []
-    with tempfile.TemporaryDirectory() as tmp:
-        paths = []
-        for i, data in enumerate(texts):
-            p = Path(tmp) / str(i)
-            p.write_bytes(data)
-            paths.append(str(p))
-        proc = _git(root, "hash-object", "-w", "--no-filters", "--stdin-paths",
-                    input=("\n".join(paths) + "\n").encode())
-    if proc is None or proc.returncode != 0:
-        return None
-    ids = proc.stdout.decode().split()
-    expected = [manifest.blob_id(t) for t in texts]
-    return ids if ids == expected else None
-
-
-def store_blobs(root: Path, texts: list[bytes]) -> bool:
-    """Keep each pristine render in git's object store, reachable from PRISTINE_REF, so
-    the merge base survives even when the user never commits it. False when not stored."""
-    if not texts or git_prefix(root) is None:
-        return False
-    ids = hash_objects(root, list({manifest.blob_id(t): t for t in texts}.values()))
-    if ids is None:
-        return False
-    entries: dict[str, str] = {}
-    old = _git(root, "ls-tree", PRISTINE_REF)
-    if old is not None and old.returncode == 0:
-        for line in old.stdout.decode().splitlines():
-            meta, _, name = line.partition("\t")
-            parts = meta.split()
-            if len(parts) == 3 and parts[1] == "blob":
-                entries[name] = parts[2]
-    before = dict(entries)
-    entries.update({i: i for i in ids})
-    if entries == before:
-        return True
-    listing = "".join(f"100644 blob {sha}\t{name}\n" for name, sha in sorted(entries.items()))
-    tree = _git(root, "mktree", input=listing.encode())
-    if tree is None or tree.returncode != 0:
-        return False
-    ref = _git(root, "update-ref", PRISTINE_REF, tree.stdout.decode().strip())
-    return ref is not None and ref.returncode == 0
-
-
-def has_pristine_ref(root: Path) -> bool:
-    if git_prefix(root) is None:
-        return False
-    proc = _git(root, "rev-parse", "--verify", "--quiet", PRISTINE_REF)
-    return proc is not None and proc.returncode == 0
-
-
-def delete_pristine_ref(root: Path) -> None:
-    """Uninstall: the merge bases are needed no more (git gc prunes them later)."""
-    _git(root, "update-ref", "-d", PRISTINE_REF)
-
-
-def mark_unmerged(root: Path, relpath: str, base: bytes, ours: bytes, theirs: bytes,
-                  mode: int) -> bool:
-    """Record index stages 1/2/3 so `git status` shows the file unmerged (UU) and a
-    commit is blocked until the user resolves and `git add`s it, as copier does."""
-    prefix = git_prefix(root)
-    if prefix is None:
-        return False
-    ids = hash_objects(root, [base, ours, theirs])
-    if ids is None:
-        return False
-    path = prefix + relpath
-    gmode = "100755" if mode & 0o111 else "100644"
-    info = f"0 {'0' * 40}\t{path}\n" + "".join(
-        f"{gmode} {sha} {stage}\t{path}\n" for stage, sha in zip((1, 2, 3), ids))
-    proc = _git(root, "update-index", "--index-info", input=info.encode())
-    return proc is not None and proc.returncode == 0
-
-
-def dirty(root: Path, relpaths: list[str]) -> list[str]:
-    """Those of relpaths that git sees as modified, staged or untracked."""
-    prefix = git_prefix(root)
-    if prefix is None or not relpaths:
-        return []
-    proc = _git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--",
-                *relpaths)
-    if proc is None or proc.returncode != 0:
-        return []
-    seen = set()
-    items = proc.stdout.decode("utf-8", "replace").split("\0")
-    for item in items:
-        if len(item) > 3 and item[2] == " ":
-            seen.add(item[3:])
-    return [p for p in relpaths if prefix + p in seen]
-
-
-def merge3(cur: bytes, base: bytes, new: bytes, label: str) -> tuple[int, bytes]:
-    """git merge-file: (0, merged) when clean, (n>0, text with conflict markers)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        paths = []
-        for name, data in (("yours", cur), ("base", base), ("new", new)):
-            p = Path(tmp) / name
-            p.write_bytes(data)
-            paths.append(str(p))
-        try:
-            proc = subprocess.run(
-                ["git", "merge-file", "-p", "-L", f"{label} (yours)", "-L",
-                 "agenthooks (previous)", "-L", "agenthooks (new)", *paths],
-                capture_output=True, check=False)
-        except OSError:
-            raise UserError(f"{label} was edited and merging it needs git, which is not "
-                            "installed: install git, or move your edits aside") from None
-    if proc.returncode < 0 or proc.returncode > 127:
-        raise UserError(f"git merge-file failed on {label}: "
-                        + proc.stderr.decode("utf-8", "replace").strip()[:200])
-    return proc.returncode, proc.stdout
 
 
 # --- classification --------------------------------------------------------------------
@@ -314,6 +136,188 @@ def _config_step(pf: PlannedFile, path: Path, cur: bytes | None, rec: dict[str, 
                 and not manifest.is_pristine(cur, rec)), keep_rec
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What classify knows of one planned file before deciding it."""
+    root: Path
+    pf: PlannedFile
+    path: Path
+    new: bytes  # what we would write
+    cur: bytes | None  # the regular file's bytes now, None when there is none
+    lexists: bool  # something is at path (a symlink or folder counts)
+    rec: dict[str, Any] | None  # its manifest record from the last install
+    record: dict[str, Any]  # the record this render would get
+    restore: frozenset[str]
+    conflict: str
+    in_git: bool
+    settings: dict[str, Any]
+
+
+# A classifier's answer: the step, the manifest record to keep (None: none), and the
+# pristine render to store as a future merge base (None: none).
+Outcome = tuple[Step, Optional[dict[str, Any]], Optional[bytes]]
+
+
+def _memory(s: Seen) -> Outcome:
+    """Memory and the log: created when missing, else never touched."""
+    if s.lexists:
+        return Step(Verdict("keep", s.pf.path, "memory is never touched"
+                            if s.pf.kind == "memory" else "")), None, None
+    return Step(Verdict("create", s.pf.path), writes=[(s.path, s.new, s.pf.mode)]), None, None
+
+
+def _not_regular(s: Seen) -> Outcome | None:
+    """A symlink, folder or device where we would write: refused, left alone."""
+    if s.lexists and s.cur is None:
+        return Step(Verdict("skip", s.pf.path, "not a regular file: left alone; remove it "
+                            "and run agenthooks install again"), refused=True), s.rec, None
+    return None
+
+
+def _missing(s: Seen) -> Outcome | None:
+    """No file: created, unless the user deleted one we had written (kept deleted)."""
+    if s.cur is not None:
+        return None
+    if s.rec is not None and s.pf.path not in s.restore:
+        return Step(Verdict("keep", s.pf.path, f"deleted by you; --restore {s.pf.path} "
+                            "brings it back")), s.rec, None
+    return Step(Verdict("create", s.pf.path), writes=[(s.path, s.new, s.pf.mode)]), \
+        s.record, s.new
+
+
+def _config(s: Seen) -> Outcome:
+    """config.yaml: the user's file, migrated in place (values and comments kept)."""
+    refused = _not_regular(s)
+    if refused is not None:
+        return refused
+    step, rec = _config_step(s.pf, s.path, s.cur, s.rec, s.record, s.restore, s.settings)
+    return step, rec, None
+
+
+def _registration(s: Seen) -> Outcome:
+    """A file shared with the user (.claude/settings.json, ...): the framework module
+    already merged our entries into its current text, keeping theirs."""
+    early = _not_regular(s) or _missing(s)
+    if early is not None:
+        return early
+    if s.cur == s.new:
+        return Step(Verdict("identical", s.pf.path)), s.record, s.new
+    # Only our entries are spliced in or out (frameworks/_jsonhooks.py): every byte of
+    # the user's, uncommitted or not, stays. No clean tree needed.
+    return Step(Verdict("update", s.pf.path, "our entries refreshed, yours kept"),
+                writes=[(s.path, s.new, s.pf.mode)]), s.record, s.new
+
+
+def _owned(s: Seen) -> Outcome:
+    """A file wholly ours (hooks, .gitignore, a framework's plugin or wrapper): replaced
+    while pristine, three-way merged when edited, never overwritten when not ours."""
+    early = _not_regular(s) or _missing(s)
+    if early is not None:
+        return early
+    pf, path, new, cur, record = s.pf, s.path, s.new, s.cur, s.record
+    assert cur is not None
+    if cur == new:
+        if (path.stat().st_mode & 0o777) != pf.mode:
+            return Step(Verdict("update", pf.path, f"mode set to {oct(pf.mode)[2:]}"),
+                        writes=[(path, new, pf.mode)]), record, new
+        return Step(Verdict("identical", pf.path)), record, new
+    if s.rec is None and not is_ours(cur):
+        return _not_ours(s)
+    rec = s.rec
+    if rec is not None and rec.get("legacy"):
+        record = dict(record, legacy=rec["legacy"])
+    if rec is not None and manifest.is_pristine(cur, rec):
+        return Step(Verdict("update", pf.path), writes=[(path, new, pf.mode)]), record, new
+    if MARKER in cur:
+        return Step(Verdict("conflict", pf.path, "still has conflict markers from the last "
+                            "upgrade: resolve them")), rec or record, new
+    side = _side(path)
+    side_rel = f"{pf.path}{NEW_SUFFIX}"
+    if rec is not None and rec.get("pending"):
+        if side.exists() or side.is_symlink():
+            # Never overwrite a resolution the user may be working on.
+            return Step(Verdict("conflict", pf.path, "unresolved: your file kept; "
+                                + _resolve_hint(pf.path, side_rel))), rec, new
+        # The side file is gone: the user reconciled their file with the version it held
+        # (moved it into place, or deleted it to keep theirs). That version is the merge
+        # base from now on.
+        pending_blob = rec.get("pending_blob")
+        rec = {k: v for k, v in rec.items() if k not in ("pending", "pending_blob")}
+        if pending_blob == record["blob"]:
+            return Step(Verdict("keep", pf.path, f"edited by you; conflict resolved "
+                                f"({side.name} is gone)")), record, new
+        if pending_blob:
+            rec["blob"] = pending_blob
+    base = git_blob(s.root, rec.get("blob", "")) if rec is not None else None
+    if base is None:
+        why = "edited, no merge base" if rec is not None else "ours, but not in the manifest"
+        # Still no base next time: the same verdict, until the user reconciles the two.
+        return Step(Verdict("conflict", pf.path, f"{why}: your file kept, new version in "
+                            f"{side_rel}: " + _resolve_hint(pf.path, side_rel)),
+                    writes=[(side, new, pf.mode)]), \
+            dict(rec or record, pending=side.name, pending_blob=record["blob"]), new
+    if base == new:
+        return Step(Verdict("keep", pf.path, "edited by you; nothing new to merge")), record, new
+    return _merge(s, cur, base, rec, record)
+
+
+def _not_ours(s: Seen) -> Outcome:
+    """A file someone else wrote where ours goes: moved aside to FILE.legacy, or refused
+    when that name is taken."""
+    pf, path = s.pf, s.path
+    legacy = path.with_name(path.name + LEGACY_SUFFIX)
+    if legacy.exists() or legacy.is_symlink():
+        return Step(Verdict("skip", pf.path, f"not ours, and {legacy.name} already exists: "
+                            "left alone; move one of them away and run agenthooks install "
+                            "again"), refused=True), None, None
+    return Step(Verdict("skip", pf.path, f"not ours: moved to {legacy.name}, ours written"),
+                moves=[(path, legacy)], writes=[(path, s.new, pf.mode)]), \
+        dict(s.record, legacy=legacy.name), s.new
+
+
+def _merge(s: Seen, cur: bytes, base: bytes, rec: dict[str, Any] | None,
+           record: dict[str, Any]) -> Outcome:
+    """An edited file of ours with a merge base: git merge-file, and where a clash goes."""
+    pf, path, new = s.pf, s.path, s.new
+    side = _side(path)
+    side_rel = f"{pf.path}{NEW_SUFFIX}"
+    rc, merged = merge3(cur, base, new, pf.path)
+    mode = path.stat().st_mode & 0o777 | (pf.mode & 0o111)
+    if rc == 0:
+        if merged == cur:
+            return Step(Verdict("keep", pf.path, "edited by you; the upgrade was already "
+                                "in your version")), record, new
+        return Step(Verdict("merge", pf.path, "your edits kept"),
+                    writes=[(path, merged, mode)], touches_edits=True), record, new
+    if s.conflict == "new" or runs_as_code(pf, path):
+        # The user's file stays in place and keeps running while the conflict waits.
+        if s.conflict == "new":
+            what, text = f"new version in {side_rel}", new
+        else:
+            what, text = f"{rc} conflict(s) marked in {side_rel}", merged
+        # Until the side file is gone the clash is reported again, never dropped; then the
+        # version it held becomes the merge base.
+        return Step(Verdict("conflict", pf.path, f"your file kept and still runs; {what}: "
+                            + _resolve_hint(pf.path, side_rel)),
+                    writes=[(side, text, pf.mode)]), \
+            dict(rec or {}, pending=side.name, pending_blob=record["blob"]), new
+    unmerged = "; git shows it unmerged until you git add it" if s.in_git else ""
+    return Step(Verdict("conflict", pf.path, f"{rc} conflict(s) marked in place: resolve "
+                        f"them{unmerged}"),
+                writes=[(path, merged, mode)], stage=(pf.path, base, cur, new, mode),
+                touches_edits=True), record, new
+
+
+# One classifier per kind of file; each reads on its own.
+CLASSIFIERS: dict[str, Callable[[Seen], Outcome]] = {
+    "memory": _memory,
+    "log": _memory,
+    "config": _config,
+    "registration": _registration,
+    "owned": _owned,
+}
+
+
 def classify(
     root: Path,
     planned: list[PlannedFile],
@@ -338,168 +342,43 @@ def classify(
     for pf in planned:
         path = root / pf.path
         new = pf.text.encode("utf-8")
-        rec = recorded.get(pf.path)
-        lexists = path.exists() or path.is_symlink()
         regular = path.is_file() and not path.is_symlink()
-        cur = path.read_bytes() if regular else None
-        if pf.kind in ("memory", "log"):
-            if lexists:
-                steps.append(Step(Verdict("keep", pf.path, "memory is never touched"
-                                          if pf.kind == "memory" else "")))
-            else:
-                steps.append(Step(Verdict("create", pf.path), writes=[(path, new, pf.mode)]))
-            continue
-        record = manifest.record(new, pf.template, revs.get(pf.template, 1), pf.mode,
-                                 "owned" if pf.kind == "owned" else pf.kind)
-        if lexists and not regular:
-            steps.append(Step(Verdict("skip", pf.path, "not a regular file: left alone; "
-                                      "remove it and run agenthooks install again"),
-                              refused=True))
-            if rec is not None:
-                records[pf.path] = rec
-            continue
-        if pf.kind == "config":
-            step, records[pf.path] = _config_step(pf, path, cur, rec, record, restore,
-                                                   settings or {})
-            steps.append(step)
-            continue
-        if cur is None:
-            if rec is not None and pf.path not in restore:
-                steps.append(Step(Verdict("keep", pf.path, f"deleted by you; --restore "
-                                          f"{pf.path} brings it back")))
-                records[pf.path] = rec
-                continue
-            steps.append(Step(Verdict("create", pf.path), writes=[(path, new, pf.mode)]))
-            records[pf.path] = record
-            pristine.append(new)
-            continue
-        if pf.kind == "registration":
-            # Shared with the user: the framework module already merged our entries into
-            # the current text, keeping theirs.
-            records[pf.path] = record
-            pristine.append(new)
-            if cur == new:
-                steps.append(Step(Verdict("identical", pf.path)))
-            else:
-                # Only our entries are spliced in or out (frameworks/_jsonhooks.py): every
-                # byte of the user's, uncommitted or not, stays. No clean tree needed.
-                steps.append(Step(Verdict("update", pf.path, "our entries refreshed, yours kept"),
-                                  writes=[(path, new, pf.mode)]))
-            continue
-        if cur == new:
-            records[pf.path] = record
-            pristine.append(new)
-            if (path.stat().st_mode & 0o777) != pf.mode:
-                steps.append(Step(Verdict("update", pf.path, f"mode set to {oct(pf.mode)[2:]}"),
-                                  writes=[(path, new, pf.mode)]))
-            else:
-                steps.append(Step(Verdict("identical", pf.path)))
-            continue
-        if rec is None and not is_ours(cur):
-            legacy = path.with_name(path.name + LEGACY_SUFFIX)
-            if legacy.exists() or legacy.is_symlink():
-                steps.append(Step(Verdict("skip", pf.path, f"not ours, and {legacy.name} "
-                                          "already exists: left alone; move one of them away "
-                                          "and run agenthooks install again"), refused=True))
-                continue
-            steps.append(Step(Verdict("skip", pf.path, f"not ours: moved to {legacy.name}, "
-                                      "ours written"),
-                              moves=[(path, legacy)], writes=[(path, new, pf.mode)]))
-            records[pf.path] = dict(record, legacy=legacy.name)
-            pristine.append(new)
-            continue
-        pristine.append(new)
-        if rec is not None and rec.get("legacy"):
-            record = dict(record, legacy=rec["legacy"])
-        if rec is not None and manifest.is_pristine(cur, rec):
-            steps.append(Step(Verdict("update", pf.path), writes=[(path, new, pf.mode)]))
-            records[pf.path] = record
-            continue
-        if MARKER in cur:
-            steps.append(Step(Verdict("conflict", pf.path, "still has conflict markers from "
-                                      "the last upgrade: resolve them")))
-            records[pf.path] = rec or record
-            continue
-        side = _side(path)
-        side_rel = f"{pf.path}{NEW_SUFFIX}"
-        if rec is not None and rec.get("pending"):
-            if side.exists() or side.is_symlink():
-                # Never overwrite a resolution the user may be working on.
-                steps.append(Step(Verdict("conflict", pf.path, "unresolved: your file kept; "
-                                          + _resolve_hint(pf.path, side_rel))))
-                records[pf.path] = rec
-                continue
-            # The side file is gone: the user reconciled their file with the version it
-            # held (moved it into place, or deleted it to keep theirs). That version is
-            # the merge base from now on.
-            pending_blob = rec.get("pending_blob")
-            rec = {k: v for k, v in rec.items() if k not in ("pending", "pending_blob")}
-            if pending_blob == record["blob"]:
-                steps.append(Step(Verdict("keep", pf.path, f"edited by you; conflict resolved "
-                                          f"({side.name} is gone)")))
-                records[pf.path] = record
-                continue
-            if pending_blob:
-                rec["blob"] = pending_blob
-        base = git_blob(root, rec.get("blob", "")) if rec is not None else None
-        if base is None:
-            why = "edited, no merge base" if rec is not None else "ours, but not in the manifest"
-            steps.append(Step(Verdict("conflict", pf.path, f"{why}: your file kept, new "
-                                      f"version in {side_rel}: "
-                                      + _resolve_hint(pf.path, side_rel)),
-                              writes=[(side, new, pf.mode)]))
-            # Still no base next time: the same verdict, until the user reconciles the two.
-            records[pf.path] = dict(rec or record, pending=side.name, pending_blob=record["blob"])
-            continue
-        if base == new:
-            steps.append(Step(Verdict("keep", pf.path, "edited by you; nothing new to merge")))
-            records[pf.path] = record
-            continue
-        rc, merged = merge3(cur, base, new, pf.path)
-        mode = path.stat().st_mode & 0o777 | (pf.mode & 0o111)
-        if rc == 0:
-            records[pf.path] = record
-            if merged == cur:
-                steps.append(Step(Verdict("keep", pf.path, "edited by you; the upgrade "
-                                          "was already in your version")))
-            else:
-                steps.append(Step(Verdict("merge", pf.path, "your edits kept"),
-                                  writes=[(path, merged, mode)], touches_edits=True))
-        elif conflict == "new" or runs_as_code(pf, path):
-            # The user's file stays in place and keeps running while the conflict waits.
-            if conflict == "new":
-                what, text = f"new version in {side_rel}", new
-            else:
-                what, text = f"{rc} conflict(s) marked in {side_rel}", merged
-            steps.append(Step(Verdict("conflict", pf.path, f"your file kept and still runs; "
-                                      f"{what}: " + _resolve_hint(pf.path, side_rel)),
-                              writes=[(side, text, pf.mode)]))
-            # Until the side file is gone the clash is reported again, never dropped; then
-            # the version it held becomes the merge base.
-            records[pf.path] = dict(rec, pending=side.name, pending_blob=record["blob"])
-        else:
-            records[pf.path] = record
-            unmerged = "; git shows it unmerged until you git add it" if in_git else ""
-            steps.append(Step(Verdict("conflict", pf.path, f"{rc} conflict(s) marked in "
-                                      f"place: resolve them{unmerged}"),
-                              writes=[(path, merged, mode)], stage=(pf.path, base, cur, new, mode),
-                              touches_edits=True))
+        seen = Seen(root=root, pf=pf, path=path, new=new, cur=path.read_bytes() if regular else None,
+                    lexists=path.exists() or path.is_symlink(), rec=recorded.get(pf.path),
+                    record=manifest.record(new, pf.template, revs.get(pf.template, 1),
+                                           pf.mode, pf.kind),
+                    restore=restore, conflict=conflict, in_git=in_git,
+                    settings=settings or {})
+        step, rec, base = CLASSIFIERS[pf.kind](seen)
+        steps.append(step)
+        if rec is not None:
+            records[pf.path] = rec
+        if base is not None:
+            pristine.append(base)
+    steps.extend(_retired(root, recorded, planned_paths, records))
+    return Plan(steps, records, pristine)
+
+
+def _retired(root: Path, recorded: dict[str, Any], planned_paths: set[str],
+             records: dict[str, Any]) -> list[Step]:
+    """Recorded files this render no longer makes: ours go while pristine, edited ones
+    stay; the records of the user's files (config, registrations) are carried over."""
+    steps = []
     for relpath, rec in sorted(recorded.items()):
         if relpath in planned_paths or not isinstance(rec, dict):
             continue
         path = root / relpath
         if manifest.kind(rec) != "owned":
             records[relpath] = rec
+        elif not (path.is_file() and not path.is_symlink()):
             continue
-        if not (path.is_file() and not path.is_symlink()):
-            continue
-        if manifest.is_pristine(path.read_bytes(), rec):
+        elif manifest.is_pristine(path.read_bytes(), rec):
             steps.append(Step(Verdict("remove", relpath, "no longer generated"),
                               removes=[path]))
         else:
             steps.append(Step(Verdict("keep", relpath, "no longer generated; edited by "
                                       "you, left in place")))
-    return Plan(steps, records, pristine)
+    return steps
 
 
 def drop_frameworks(root: Path, plan: Plan, planned: list[PlannedFile], selected: list[str],
@@ -518,8 +397,8 @@ def drop_frameworks(root: Path, plan: Plan, planned: list[PlannedFile], selected
     had |= {str(r.get("template", "")).split("/", 1)[-1] for r in files.values()
             if isinstance(r, dict) and str(r.get("template", "")).startswith("frameworks/")}
     for name in frameworks.NAMES:
-        mod = frameworks._module(name) if name not in selected else None
-        if mod is None or not hasattr(mod, "unregister"):
+        mod = frameworks.get(name) if name not in selected else None
+        if mod is None:
             continue
         why = f"{name} no longer selected" if name in had else f"{name} not selected"
         seen: set[str] = set()
@@ -597,19 +476,3 @@ def apply(root: Path, plan: Plan) -> list[Verdict]:
     store_blobs(root, plan.pristine)
     return out
 
-
-def decide(
-    root: Path,
-    planned: list[PlannedFile],
-    recorded: dict[str, Any],
-    *,
-    dry_run: bool,
-    conflict: str = "inline",
-    restore: frozenset[str] = frozenset(),
-    revs: dict[str, int] | None = None,
-) -> tuple[list[Verdict], dict[str, Any]]:
-    """Classify every planned file, write unless dry_run; return verdicts and the new
-    manifest records."""
-    plan = classify(root, planned, recorded, conflict=conflict, restore=restore, revs=revs)
-    verdicts = plan.verdicts if dry_run else apply(root, plan)
-    return verdicts, plan.records

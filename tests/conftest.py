@@ -2,9 +2,14 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
+
+# tests/support/ (helpers, userlands, bash32, memory, reliability, upgrade) is imported as
+# `support.<name>` from every test folder.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # The real-CLI cache lives outside every test's throwaway HOME.
 os.environ.setdefault(

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers import cli, install, make_repo
-from test_upgrade_helpers import install_v0, tree
+from support.helpers import cli, install, make_repo
+from support.upgrade import install_v0, tree
 
 
 def doctor(repo: Path, *args: str):  # type: ignore[no-untyped-def]

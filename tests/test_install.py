@@ -16,7 +16,7 @@ import pytest
 from agenthooks import answers as answers_mod
 from agenthooks import install as install_mod
 from agenthooks.errors import MissingAnswer, UserError
-from helpers import ROOT, cli, git, install, make_repo, run_hook
+from support.helpers import ROOT, cli, git, install, make_repo, run_hook
 
 COMMANDS = ("install",)
 
@@ -378,7 +378,7 @@ def test_outside_git_install_warns_and_says_where(tmp_path: Path) -> None:
 
 
 def _verdict_rows(stdout: str) -> list[tuple[str, str]]:
-    from test_upgrade_helpers import VERDICT_RE
+    from support.upgrade import VERDICT_RE
 
     return [(m.group(1), m.group(2)) for m in map(VERDICT_RE.match, stdout.splitlines()) if m]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, git, make_repo, require, snapshot_checkout, write_memory
+from support.helpers import ROOT, git, make_repo, require, snapshot_checkout, write_memory
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -105,7 +105,7 @@ def test_the_pre_commit_snippet_as_written(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     agenthooks = shutil.which("agenthooks", path=os.path.dirname(pre_commit))
     assert agenthooks, "agenthooks is not installed beside pre-commit"
-    from helpers import install
+    from support.helpers import install
 
     install(repo)
     (repo / ".pre-commit-config.yaml").write_text(snippet)

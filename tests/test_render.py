@@ -12,8 +12,8 @@ import pytest
 
 from agenthooks import render
 from agenthooks.frameworks import NAMES
-from bash32 import findings
-from helpers import in_ci, require, unavailable
+from support.bash32 import findings
+from support.helpers import in_ci, require, unavailable
 
 BASE = {"frameworks": ["claude-code"], "lang": "en", "budget_tokens": 500}
 

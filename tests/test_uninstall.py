@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from helpers import (SAMPLE_TATTOO, cli, git, install, make_repo, memory_bytes, run_hook,
+from support.helpers import (SAMPLE_TATTOO, cli, git, install, make_repo, memory_bytes, run_hook,
                      unavailable, write_memory)
-from test_upgrade_helpers import assert_truthful, tree, verdicts
+from support.upgrade import assert_truthful, tree, verdicts
 
 PRE = ".agent/hooks/pre_task.sh"
 PRISTINE_REF = "refs/agenthooks/pristine"

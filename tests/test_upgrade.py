@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from agenthooks import config, manifest, render
-from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, make_repo, memory_bytes, run_hook
-from test_upgrade_helpers import (assert_truthful, commit_all, install_v0, tree, upgrade,
+from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, make_repo, memory_bytes, run_hook
+from support.upgrade import (assert_truthful, commit_all, install_v0, tree, upgrade,
                                   verdict_lines, verdicts)
 
 PRE = ".agent/hooks/pre_task.sh"

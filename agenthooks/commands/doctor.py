@@ -15,6 +15,6 @@ def register(app: typer.Typer) -> None:
     ) -> int:
         """Check the install: layout, hooks, manifest, registrations, config; exit 1 if unhealthy."""
         from agenthooks import doctor
-        from agenthooks.install import target_dir
+        from agenthooks.files import target_dir
 
         return doctor.run(target_dir(dir_), as_json=as_json, echo=typer.echo)

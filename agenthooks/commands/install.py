@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from agenthooks import install
+from agenthooks import frameworks, install
 
 
 def register(app: typer.Typer) -> None:
@@ -18,8 +18,7 @@ def register(app: typer.Typer) -> None:
             help="No prompts: recorded answers, then defaults.")] = False,
         framework: Annotated[Optional[list[str]], typer.Option(
             "--framework", "-f", metavar="NAME",
-            help="Agent framework to wire (repeatable): claude-code codex gemini-cli cursor "
-                 "copilot-cli cline windsurf opencode aider generic.")] = None,
+            help="Agent framework to wire (repeatable): " + " ".join(frameworks.NAMES) + ".")] = None,
         platform: Annotated[Optional[list[str]], typer.Option(
             "--platform", "-p", metavar="NAME",
             help="System the committed hooks must run on (repeatable): linux macos busybox.")] = None,

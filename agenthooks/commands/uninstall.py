@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Callable, Optional
 
 import typer
 
@@ -21,12 +21,13 @@ def register(app: typer.Typer) -> None:
         """Remove our registrations, pristine generated files and runtime files; keep memory written to and your edits."""
         from agenthooks import uninstall
 
-        confirm = None
-        if sys.stdin.isatty() and sys.stdout.isatty():
-            def confirm(message: str) -> bool:  # type: ignore[misc]
-                import questionary
+        def ask(message: str) -> bool:
+            import questionary
 
-                return bool(questionary.confirm(message, default=False).unsafe_ask())
+            return bool(questionary.confirm(message, default=False).unsafe_ask())
+
+        confirm: Callable[[str], bool] | None = \
+            ask if sys.stdin.isatty() and sys.stdout.isatty() else None
 
         return uninstall.run(dir_, purge=purge, yes=yes, dry_run=dry_run, confirm=confirm,
                              echo=typer.echo)

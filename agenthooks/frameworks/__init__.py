@@ -1,88 +1,125 @@
-"""The agent frameworks agenthooks can wire, and how to spot each in a repo."""
+"""The agent frameworks agenthooks can wire: one module each, listed once in REGISTRY.
+
+A framework module satisfies `Framework`: its NAME, the DETECT paths that suggest it is in
+use, TRANSCRIPT (its hook payload names a transcript with token usage the hooks can read),
+`plan`, `unregister`, `next_steps` and, optionally, `post_install`. Everything else here
+(NAMES, DETECT, TRANSCRIPTS, the --framework help) is derived from REGISTRY, so an eleventh
+framework is one module, its templates and its tests, plus one line below."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
-NAMES = (
-    "claude-code",
-    "codex",
-    "gemini-cli",
-    "cursor",
-    "copilot-cli",
-    "cline",
-    "windsurf",
-    "opencode",
-    "aider",
-    "generic",
+from agenthooks.files import PlannedFile
+from agenthooks.frameworks import (
+    aider,
+    claude_code,
+    cline,
+    codex,
+    copilot_cli,
+    cursor,
+    gemini_cli,
+    generic,
+    opencode,
+    windsurf,
 )
 
-# A path that, when present in a repo, suggests the framework is in use.
-DETECT: dict[str, tuple[str, ...]] = {
-    "claude-code": (".claude", "CLAUDE.md"),
-    "codex": (".codex",),
-    "gemini-cli": (".gemini", "GEMINI.md"),
-    "cursor": (".cursor", ".cursorrules"),
-    "copilot-cli": (".github/hooks", ".github/copilot-instructions.md"),
-    "cline": (".clinerules", ".cline"),
-    "windsurf": (".windsurf", ".windsurfrules"),
-    "opencode": (".opencode", "opencode.json"),
-    "aider": (".aider.conf.yml",),
-}
 
-# Frameworks whose payload names a transcript with token usage the hooks can read.
-TRANSCRIPTS = ("claude-code", "codex", "gemini-cli")
+@runtime_checkable
+class Framework(Protocol):
+    """What install, upgrade, doctor and uninstall ask of a framework module."""
+
+    NAME: str
+    # Paths that, when present in a repo, suggest the framework is in use.
+    DETECT: tuple[str, ...]
+    # True when its payload names a transcript with token usage the hooks can read.
+    TRANSCRIPT: bool
+
+    def plan(self, root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+        """Its files: kind "registration" for a file shared with the user (the merge of
+        our entries into the current text), "owned" for a file wholly ours."""
+
+    def unregister(self, root: Path) -> list[tuple[str, str | None]]:
+        """For each file of its: the text without our entries, or None to delete it."""
+
+    def next_steps(self, answers: dict[str, Any]) -> list[str]:
+        """What the user must still do by hand (trust prompts and the like)."""
+
+
+# The order of `--framework` help, detection and the hooks' framework list.
+REGISTRY: tuple[Framework, ...] = (
+    claude_code,
+    codex,
+    gemini_cli,
+    cursor,
+    copilot_cli,
+    cline,
+    windsurf,
+    opencode,
+    aider,
+    generic,
+)
+
+NAMES = tuple(fw.NAME for fw in REGISTRY)
+DETECT: dict[str, tuple[str, ...]] = {fw.NAME: fw.DETECT for fw in REGISTRY if fw.DETECT}
+TRANSCRIPTS = tuple(fw.NAME for fw in REGISTRY if fw.TRANSCRIPT)
+# Wired through the hooks alone: the answer when nothing else is detected.
+DEFAULT = generic.NAME
+
+_BY_NAME = {fw.NAME: fw for fw in REGISTRY}
+
+
+def get(name: str) -> Framework | None:
+    """The framework called name, or None for a name this release does not know."""
+    return _BY_NAME.get(name)
 
 
 def detect(root: Path) -> list[str]:
-    return [name for name in NAMES if any((root / p).exists() for p in DETECT.get(name, ()))]
+    return [fw.NAME for fw in REGISTRY if any((root / p).exists() for p in fw.DETECT)]
 
 
-def _module(name: str):  # type: ignore[no-untyped-def]
-    """The wiring module of a framework (agenthooks.frameworks.claude_code, ...), if any."""
-    import importlib
-
-    try:
-        return importlib.import_module(f"agenthooks.frameworks.{name.replace('-', '_')}")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("agenthooks.frameworks."):
-            return None
-        raise
-
-
-def registrations(root: Path, answers: dict) -> list:  # type: ignore[type-arg]
+def registrations(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     """PlannedFiles for each selected framework's hook registration (merged, not replaced)."""
-    out = []
+    out: list[PlannedFile] = []
     for name in answers["frameworks"]:
-        mod = _module(name)
-        if mod is not None:
-            out.extend(mod.plan(root, answers))
+        fw = get(name)
+        if fw is not None:
+            out.extend(fw.plan(root, answers))
     return out
 
 
-def next_steps(answers: dict, root: Path | None = None,  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any], root: Path | None = None,
                changed: set[str] | None = None) -> list[str]:
     """What the user must still do by hand (trust prompts and the like). With `changed`,
     only for frameworks whose registration files are among those paths: a re-install
     that left them as they were has nothing new to say."""
     out: list[str] = []
     for name in answers["frameworks"]:
-        mod = _module(name)
-        if mod is None or not hasattr(mod, "next_steps"):
+        fw = get(name)
+        if fw is None:
             continue
         if changed is not None and root is not None:
             # A framework with no file of its own (generic) is wired through the hooks.
-            own = {pf.path for pf in mod.plan(root, answers)} or {
+            own = {pf.path for pf in fw.plan(root, answers)} or {
                 p for p in changed if p.startswith(".agent/hooks/")}
             if not own & changed:
                 continue
-        out.extend(mod.next_steps(answers))
+        out.extend(fw.next_steps(answers))
     return out
 
 
-def post_install(root: Path, answers: dict) -> None:  # type: ignore[type-arg]
+def post_install(root: Path, answers: dict[str, Any]) -> None:
     """After the files are written: what a framework without a start hook needs (aider
     runs pre_task once so .agent/injected_context.txt exists)."""
     for name in answers["frameworks"]:
-        mod = _module(name)
-        if mod is not None and hasattr(mod, "post_install"):
-            mod.post_install(root, answers)
+        hook = getattr(get(name), "post_install", None)
+        if hook is not None:
+            hook(root, answers)
+
+
+def render_template(name: str, **ctx: Any) -> str:
+    """A framework's template (templates/frameworks/NAME/...), rendered with render.py's
+    Jinja environment."""
+    from agenthooks import render  # render imports this package: only at call time
+
+    return render.environment().get_template(name).render(**ctx)

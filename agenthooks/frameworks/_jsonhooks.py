@@ -308,7 +308,7 @@ def group(handler: dict[str, Any], matcher: str | None = None) -> dict[str, Any]
 
 def registration(root: Path, rel: str, name: str, ours: dict[str, list[Entry]]) -> Any:
     """The PlannedFile for a shared settings file with our nested entries merged in."""
-    from agenthooks.render import PlannedFile
+    from agenthooks.files import PlannedFile
 
     return PlannedFile(rel, plan_text(root, rel, ours, "nested"), 0o644, "registration",
                        f"frameworks/{name}")

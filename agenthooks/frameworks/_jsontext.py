@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # untyped in typeshed
 from typing import Any, Union
 
 _WS = " \t\r\n"
@@ -141,9 +141,10 @@ def duplicate(obj: Value) -> tuple[str, Item, Item] | None:
     """The first key that appears twice in an object (both members), or None."""
     seen: dict[str, Item] = {}
     for m in obj.items:
-        if m.key in seen:
-            return m.key or "", seen[m.key], m  # type: ignore[index]
-        seen[m.key] = m  # type: ignore[index]
+        key = m.key or ""
+        if key in seen:
+            return key, seen[key], m
+        seen[key] = m
     return None
 
 

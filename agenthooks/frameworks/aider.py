@@ -19,9 +19,12 @@ from typing import Any
 
 from agenthooks.config import yaml_module
 from agenthooks.errors import UserError
-from agenthooks.render import PlannedFile
+from agenthooks.files import PlannedFile
 
 NAME = "aider"
+# Paths that, when present in a repo, suggest aider is in use.
+DETECT: tuple[str, ...] = (".aider.conf.yml",)
+TRANSCRIPT = False
 PATH = ".aider.conf.yml"
 ENTRY = ".agent/injected_context.txt"
 _READ_RE = re.compile(r"^read[ \t]*:(.*)$")
@@ -121,13 +124,13 @@ def removed_text(text: str) -> str | None:
     return result
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     path = root / PATH
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     return [PlannedFile(PATH, merged_text(text), 0o644, "registration", f"frameworks/{NAME}")]
 
 
-def post_install(root: Path, answers: dict) -> None:  # type: ignore[type-arg]
+def post_install(root: Path, answers: dict[str, Any]) -> None:
     """Aider has no start hook: write .agent/injected_context.txt now."""
     hook = root / ".agent/hooks/pre_task.sh"
     if not hook.is_file():
@@ -151,7 +154,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return [] if new == text else [(PATH, new)]
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Aider: memory is read from .agent/injected_context.txt (written now); refresh it "
             "before a session with `bash .agent/hooks/pre_task.sh aider </dev/null >/dev/null`, "
             "e.g. in a shell alias for aider."]

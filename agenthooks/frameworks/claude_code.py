@@ -7,11 +7,16 @@ Timeouts are in seconds."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import PlannedFile
 
 NAME = "claude-code"
+# Paths that, when present in a repo, suggest claude-code is in use.
+DETECT: tuple[str, ...] = (".claude", "CLAUDE.md")
+# Its hook payload names a transcript with token usage the hooks can read.
+TRANSCRIPT = True
 PATH = ".claude/settings.json"
 TIMEOUT = 30
 
@@ -20,15 +25,15 @@ def command(hook: str) -> str:
     return f'bash "$CLAUDE_PROJECT_DIR/.agent/hooks/{hook}.sh" {NAME}'
 
 
-def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
+def _group(hook: str, matcher: str | None = None) -> dict[str, Any]:
     return _jsonhooks.group({"type": "command", "command": command(hook), "timeout": TIMEOUT}, matcher)
 
 
-def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+def entries() -> dict[str, list[dict[str, Any]]]:
     return _jsonhooks.claude_shaped(_group, "Edit|Write|MultiEdit|NotebookEdit")
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return [_jsonhooks.registration(root, PATH, NAME, entries())]
 
 
@@ -36,6 +41,6 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "nested")
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Claude Code: accept the workspace-trust prompt once in this folder; "
             "hooks from .claude/settings.json stay off until then (claude -p trusts it)."]

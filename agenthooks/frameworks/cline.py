@@ -11,45 +11,31 @@ when the hook has nothing to say or fails, so Cline never cancels a tool because
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from agenthooks.render import OWNER_ID, PlannedFile
+from agenthooks.files import OWNER_ID, PlannedFile
 
 NAME = "cline"
+# Paths that, when present in a repo, suggest cline is in use.
+DETECT: tuple[str, ...] = (".clinerules", ".cline")
+TRANSCRIPT = False
 DIR = ".clinerules/hooks"
 EDIT_TOOLS = "editor|apply_patch|write_to_file|replace_in_file"
 
-_WRAPPER = """#!/usr/bin/env bash
-# Cline {event} hook: runs .agent/hooks/{hook}.sh and always answers one JSON line.
-# {owner} template=frameworks/cline/{event}
-# Written by agenthooks install; re-run it to upgrade (edits are merged).
-in=
-IFS= read -r -d '' -n 16384 in || true
-{filter}root=$(git rev-parse --show-toplevel 2>/dev/null) || root=$PWD
-[ -f "$root/.agent/hooks/{hook}.sh" ] || root=$PWD
-out=$(printf '%s' "$in" | bash "$root/.agent/hooks/{hook}.sh" cline 2>/dev/null) || out=
-case $out in
-  '{{'*) printf '%s\\n' "$out" ;;
-  *) printf '%s\\n' '{{"cancel":false}}' ;;
-esac
-"""
-
-_FILTER = """re='"(toolName|name)"[[:space:]]*:[[:space:]]*"({tools})"'
-if ! [[ $in =~ $re ]]; then
-  printf '%s\\n' '{{"cancel":false}}'
-  exit 0
-fi
-"""
-
-
 def wrapper(event: str, hook: str) -> str:
-    filt = _FILTER.format(tools=EDIT_TOOLS) if event == "PostToolUse" else ""
-    return _WRAPPER.format(event=event, hook=hook, owner=OWNER_ID, filter=filt)
+    """A wrapper, from templates/frameworks/cline/wrapper.sh.j2; PostToolUse runs the
+    hook for edit tools only."""
+    from agenthooks.frameworks import render_template
+
+    return render_template("frameworks/cline/wrapper.sh.j2", event=event, hook=hook,
+                           owner_id=OWNER_ID,
+                           edit_tools=EDIT_TOOLS if event == "PostToolUse" else "")
 
 
 FILES = (("PreToolUse", "on_compact"), ("PostToolUse", "post_edit"))
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return [PlannedFile(f"{DIR}/{event}", wrapper(event, hook), 0o755, "owned",
                         f"frameworks/cline/{event}") for event, hook in FILES]
 
@@ -63,7 +49,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return out
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Cline: turn hooks on (extension setting 'Enable Hooks'; CLI: "
             "cline config set hooks-enabled=true). Cline 4.1.11 or newer passes PreToolUse "
             "and PostToolUse output to the model; memory arrives with the first tool call."]

@@ -8,11 +8,16 @@ Same events as Claude Code; the edit tool is apply_patch (aliases Edit, Write)."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import PlannedFile
 
 NAME = "codex"
+# Paths that, when present in a repo, suggest codex is in use.
+DETECT: tuple[str, ...] = (".codex",)
+# Its hook payload names a transcript with token usage the hooks can read.
+TRANSCRIPT = True
 PATH = ".codex/hooks.json"
 TIMEOUT = 30
 
@@ -21,15 +26,15 @@ def command(hook: str) -> str:
     return _jsonhooks.walk_up_command(hook, NAME)
 
 
-def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
+def _group(hook: str, matcher: str | None = None) -> dict[str, Any]:
     return _jsonhooks.group({"type": "command", "command": command(hook), "timeout": TIMEOUT}, matcher)
 
 
-def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+def entries() -> dict[str, list[dict[str, Any]]]:
     return _jsonhooks.claude_shaped(_group, "apply_patch|Edit|Write")
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return [_jsonhooks.registration(root, PATH, NAME, entries())]
 
 
@@ -37,7 +42,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "nested")
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return [
         "Codex: trust the project (Codex asks on first start; or set "
         '[projects."<repo path>"] trust_level = "trusted" in ~/.codex/config.toml), '

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import PlannedFile
 
 NAME = "copilot-cli"
+# Paths that, when present in a repo, suggest copilot-cli is in use.
+DETECT: tuple[str, ...] = (".github/hooks", ".github/copilot-instructions.md")
+TRANSCRIPT = False
 PATH = ".github/hooks/agenthooks.json"
 TIMEOUT = 30
 
@@ -24,15 +28,15 @@ def command(hook: str, event: str) -> str:
     return f"bash ./.agent/hooks/{hook}.sh {NAME} --event={event}"
 
 
-def _entry(hook: str, event: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
-    entry: dict = {"type": "command"}  # type: ignore[type-arg]
+def _entry(hook: str, event: str, matcher: str | None = None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"type": "command"}
     if matcher is not None:
         entry["matcher"] = matcher
     entry.update({"bash": command(hook, event), "cwd": ".", "timeoutSec": TIMEOUT})
     return entry
 
 
-def document() -> dict:  # type: ignore[type-arg]
+def document() -> dict[str, Any]:
     return {"version": 1, "hooks": {
         "sessionStart": [_entry("pre_task", "sessionStart")],
         "postToolUse": [_entry("post_edit", "postToolUse", "edit|create"),
@@ -41,7 +45,7 @@ def document() -> dict:  # type: ignore[type-arg]
     }}
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return [PlannedFile(PATH, _jsonhooks.dumps(document()), 0o644, "owned", f"frameworks/{NAME}")]
 
 
@@ -65,6 +69,6 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return [(PATH, _jsonhooks.dumps(rest))]
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Copilot CLI: .github/hooks/agenthooks.json is read from the repo; commit it "
             "(the cloud agent reads it from the default branch only)."]

@@ -10,11 +10,15 @@ additional_context to the model is unconfirmed). Timeouts in seconds."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import PlannedFile
 
 NAME = "cursor"
+# Paths that, when present in a repo, suggest cursor is in use.
+DETECT: tuple[str, ...] = (".cursor", ".cursorrules")
+TRANSCRIPT = False
 PATH = ".cursor/hooks.json"
 TIMEOUT = 30
 TOP = {"version": 1}
@@ -24,15 +28,15 @@ def command(hook: str) -> str:
     return _jsonhooks.walk_up_command(hook, NAME, "${CURSOR_PROJECT_DIR:-$PWD}")
 
 
-def _entry(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
-    entry: dict = {"command": command(hook)}  # type: ignore[type-arg]
+def _entry(hook: str, matcher: str | None = None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"command": command(hook)}
     if matcher is not None:
         entry["matcher"] = matcher
     entry["timeout"] = TIMEOUT
     return entry
 
 
-def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+def entries() -> dict[str, list[dict[str, Any]]]:
     return {
         "sessionStart": [_entry("pre_task")],
         "postToolUse": [_entry("post_edit", "Write")],
@@ -41,7 +45,7 @@ def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
     }
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     text = _jsonhooks.plan_text(root, PATH, entries(), "flat", top=TOP)
     return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}")]
 
@@ -50,6 +54,6 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "flat", top=TOP)
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Cursor: reload the window so .cursor/hooks.json is read; check Settings > Hooks "
             "lists the agenthooks entries (Cursor 2.x or newer)."]

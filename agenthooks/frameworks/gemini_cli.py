@@ -8,11 +8,16 @@ Gemini CLI has no post-compaction event. Timeouts are in milliseconds."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import PlannedFile
 
 NAME = "gemini-cli"
+# Paths that, when present in a repo, suggest gemini-cli is in use.
+DETECT: tuple[str, ...] = (".gemini", "GEMINI.md")
+# Its hook payload names a transcript with token usage the hooks can read.
+TRANSCRIPT = True
 PATH = ".gemini/settings.json"
 TIMEOUT_MS = 30000
 
@@ -21,12 +26,12 @@ def command(hook: str) -> str:
     return f'bash "$GEMINI_PROJECT_DIR/.agent/hooks/{hook}.sh" {NAME}'
 
 
-def _group(hook: str, matcher: str | None = None) -> dict:  # type: ignore[type-arg]
+def _group(hook: str, matcher: str | None = None) -> dict[str, Any]:
     return _jsonhooks.group({"name": f"agenthooks-{hook.replace('_', '-')}", "type": "command",
                             "command": command(hook), "timeout": TIMEOUT_MS}, matcher)
 
 
-def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+def entries() -> dict[str, list[dict[str, Any]]]:
     return {
         "SessionStart": [_group("pre_task")],
         "BeforeAgent": [_group("on_compact")],
@@ -35,7 +40,7 @@ def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
     }
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return [_jsonhooks.registration(root, PATH, NAME, entries())]
 
 
@@ -43,7 +48,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "nested")
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Gemini CLI: trust this folder (/permissions, or the prompt on first start); "
             "project hooks are off in untrusted folders, and Gemini CLI asks again when a "
             "hook command changes. Start gemini from the repo root ($GEMINI_PROJECT_DIR)."]

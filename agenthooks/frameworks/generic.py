@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from agenthooks.render import PlannedFile
+from agenthooks.files import PlannedFile
 
 NAME = "generic"
+DETECT: tuple[str, ...] = ()
+TRANSCRIPT = False
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return []
 
 
@@ -16,7 +19,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return []
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return [
         "generic: when your agent assembles its system prompt, first run "
         "`bash .agent/hooks/pre_task.sh </dev/null` and put its stdout in the prompt.",

@@ -11,83 +11,24 @@ OpenCode has no shell hooks; the plugin shells out to the bash hooks with Bun's 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from agenthooks.render import OWNER_ID, PlannedFile
+from agenthooks.files import OWNER_ID, PlannedFile
 
 NAME = "opencode"
+# Paths that, when present in a repo, suggest opencode is in use.
+DETECT: tuple[str, ...] = (".opencode", "opencode.json")
+TRANSCRIPT = False
 PATH = ".opencode/plugins/agenthooks.ts"
 
-_PLUGIN = """// agenthooks plugin for OpenCode: loads .agent/memory/ into every request.
-// {owner} template=frameworks/opencode
-// Written by agenthooks install; re-run it to upgrade (edits are merged).
-import type {{ Plugin }} from "@opencode-ai/plugin"
-
-const EDIT_TOOLS = new Set(["edit", "write", "patch", "multiedit"])
-
-export const AgentHooks: Plugin = async ({{ $, directory, worktree }}) => {{
-  // worktree is the git top level ("/" outside git); directory is where opencode started.
-  const root = worktree && worktree !== "/" ? worktree : directory
-  // session id -> "loaded", or "compacted" (run pre_task for real on the next request)
-  const state = new Map<string, string>()
-  // call id -> the arguments of an edit tool call, from tool.execute.before
-  const calls = new Map<string, Record<string, unknown>>()
-
-  const hook = async (name: string, payload: object, ...args: string[]): Promise<string> => {{
-    const script = `${{root}}/.agent/hooks/${{name}}.sh`
-    const input = new Response(JSON.stringify(payload))
-    try {{
-      const out = await $`bash ${{script}} opencode ${{args}} < ${{input}}`.cwd(root).nothrow().quiet().text()
-      return out.trim()
-    }} catch {{
-      return ""
-    }}
-  }}
-
-  return {{
-    event: async ({{ event }}) => {{
-      if (event.type === "session.compacted") {{
-        const id = (event as any).properties?.sessionID ?? "default"
-        state.set(id, "compacted")
-      }}
-    }},
-    "experimental.chat.system.transform": async (input, output) => {{
-      const id = (input as any)?.sessionID ?? "default"
-      const seen = state.get(id)
-      let text: string
-      if (seen === "loaded") {{
-        text = await hook("pre_task", {{ session_id: id }}, "--show")
-      }} else {{
-        const source = seen === "compacted" ? "compact" : "startup"
-        text = await hook("pre_task", {{ session_id: id, hook_event_name: "SessionStart", source }})
-        state.set(id, "loaded")
-      }}
-      if (text) output.system.push(text)
-    }},
-    "tool.execute.before": async (input, output) => {{
-      if (EDIT_TOOLS.has(input.tool)) calls.set(input.callID, (output as any).args ?? {{}})
-    }},
-    "tool.execute.after": async (input, output) => {{
-      if (!EDIT_TOOLS.has(input.tool)) return
-      const args = calls.get(input.callID) ?? {{}}
-      calls.delete(input.callID)
-      const text = await hook("post_edit", {{
-        session_id: input.sessionID ?? "default",
-        hook_event_name: "PostToolUse",
-        tool_name: input.tool,
-        tool_input: {{ file_path: String(args.filePath ?? args.file_path ?? "") }},
-      }})
-      if (text) output.output = `${{output.output ?? ""}}\\n\\n${{text}}`
-    }},
-  }}
-}}
-"""
-
-
 def plugin_text() -> str:
-    return _PLUGIN.format(owner=OWNER_ID)
+    """The plugin, from templates/frameworks/opencode/agenthooks.ts.j2."""
+    from agenthooks.frameworks import render_template
+
+    return render_template("frameworks/opencode/agenthooks.ts.j2", owner_id=OWNER_ID)
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return [PlannedFile(PATH, plugin_text(), 0o644, "owned", "frameworks/opencode")]
 
 
@@ -98,6 +39,6 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return []
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["OpenCode: restart opencode in this repo to load .opencode/plugins/agenthooks.ts "
             "(needs bash on PATH)."]

@@ -8,11 +8,15 @@ keeps the audit log and shows the stale-snapshot reminder to the user."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from agenthooks.files import OWNER_ID, PlannedFile
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.render import OWNER_ID, PlannedFile
 
 NAME = "windsurf"
+# Paths that, when present in a repo, suggest windsurf is in use.
+DETECT: tuple[str, ...] = (".windsurf", ".windsurfrules")
+TRANSCRIPT = False
 PATH = ".windsurf/hooks.json"
 RULES = ".windsurf/rules/agent-memory.md"
 
@@ -21,39 +25,19 @@ def command(hook: str) -> str:
     return f"bash .agent/hooks/{hook}.sh {NAME}"
 
 
-def entries() -> dict[str, list[dict]]:  # type: ignore[type-arg]
+def entries() -> dict[str, list[dict[str, Any]]]:
     return {"post_write_code": [{"command": command("post_edit"), "show_output": True}]}
 
 
-def rules_text(answers: dict) -> str:  # type: ignore[type-arg]
-    if answers.get("lang") == "zh":
-        body = (
-            "# 项目记忆\n\n"
-            "本仓库把长期记忆放在 `.agent/memory/`：\n\n"
-            "- `.agent/memory/tattoo.md`：必须遵守的硬性规则。\n"
-            "- `.agent/memory/snapshot.md`：当前任务快照（目标、已完成、进行中、待办、关键决定）。\n"
-            "- `.agent/memory/notes.md`：经验笔记。\n\n"
-            "开始任务前、以及对话被压缩或总结之后，先读 tattoo.md 和 snapshot.md。"
-            "它们比对话中更早的内容更新：有出入时以它们为准。"
-            "进度或决定变化时更新 snapshot.md。\n"
-        )
-    else:
-        body = (
-            "# Project memory\n\n"
-            "This repository keeps its long-lived memory in `.agent/memory/`:\n\n"
-            "- `.agent/memory/tattoo.md`: hard rules that must always be followed.\n"
-            "- `.agent/memory/snapshot.md`: the current task (Goal, Done, In progress, Todo, "
-            "Key decisions).\n"
-            "- `.agent/memory/notes.md`: lessons learned.\n\n"
-            "Read tattoo.md and snapshot.md before starting a task and again whenever the "
-            "conversation has been compacted or summarized. They are current: where they "
-            "differ from anything earlier in the conversation, they win. Update snapshot.md "
-            "when progress or a decision changes.\n"
-        )
-    return f"---\ntrigger: always_on\n---\n<!-- {OWNER_ID} template=frameworks/windsurf-rules -->\n\n{body}"
+def rules_text(answers: dict[str, Any]) -> str:
+    """The always-on rule, from templates/frameworks/windsurf/rules.md.j2."""
+    from agenthooks.frameworks import render_template
+
+    return render_template("frameworks/windsurf/rules.md.j2", owner_id=OWNER_ID,
+                           lang=answers.get("lang", "en"))
 
 
-def plan(root: Path, answers: dict) -> list[PlannedFile]:  # type: ignore[type-arg]
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     text = _jsonhooks.plan_text(root, PATH, entries(), "flat")
     return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}"),
             PlannedFile(RULES, rules_text(answers), 0o644, "owned", "frameworks/windsurf-rules")]
@@ -67,6 +51,6 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return out
 
 
-def next_steps(answers: dict) -> list[str]:  # type: ignore[type-arg]
+def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Windsurf: hooks cannot reach the model; the always-on rule "
             f"{RULES} tells Cascade to read .agent/memory/. Hooks do not run in Restricted Mode."]

@@ -9,6 +9,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agenthooks import config as config_mod
 from agenthooks.errors import UserError
@@ -179,13 +180,14 @@ class Repo:
 
 
 def find_repo(dir_: Path | None) -> Repo:
-    from agenthooks import install, manifest
+    from agenthooks import manifest
+    from agenthooks.files import target_dir
 
-    root = install.target_dir(dir_)
+    root = target_dir(dir_)
     agent = root / ".agent"
     if not agent.is_dir():
         raise UserError(f"no .agent/ in {root}", hint="run 'agenthooks install' first")
-    answers: dict = {}
+    answers: dict[str, Any] = {}
     try:
         answers = manifest.load(root).get("answers", {})
     except UserError:
@@ -194,8 +196,9 @@ def find_repo(dir_: Path | None) -> Repo:
     if lang is None:
         snap = load_file(agent / "memory" / "snapshot.md", "")
         lang = "zh" if any(re.search(r"[\u4e00-\u9fff]", s) for s in snap.raw) else "en"
-    fws = answers.get("frameworks") if isinstance(answers.get("frameworks"), list) else []
-    return Repo(root, agent, agent / "memory", lang, list(fws))
+    fws = answers.get("frameworks")
+    return Repo(root, agent, agent / "memory", lang,
+                [str(f) for f in fws] if isinstance(fws, list) else [])
 
 
 def read_config(path: Path) -> dict[str, object]:
@@ -259,18 +262,3 @@ def log(repo: Repo, hook: str, message: str) -> None:
             fh.write(f"[{now()}] {hook}: {message}\n")
     except OSError:
         sys.stderr.write(f"agenthooks: {message} (log not writable)\n")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        try:
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        except OSError:
-            pass
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from agenthooks.errors import MissingAnswer, UserError
+from agenthooks.files import write_atomic
 from agenthooks.memory import parse
 
 _LEAD = re.compile(r"^\s*(?:[-*+•]|\d+[.)、])\s+(?:\[[ xX]\]\s*)?")
@@ -96,9 +97,9 @@ def apply(repo: parse.Repo, picked: list[Candidate]) -> tuple[list[str], int]:
         raw = list(tat.raw)
         while raw and not raw[-1].strip():
             raw.pop()
-        parse.write_atomic(tat.path, "\n".join(raw + added) + "\n")
+        write_atomic(tat.path, ("\n".join(raw + added) + "\n").encode("utf-8"))
     if removed:
-        parse.write_atomic(notes.path, "".join(s + "\n" for s in kept))
+        write_atomic(notes.path, "".join(s + "\n" for s in kept).encode("utf-8"))
     return added, removed
 
 
@@ -131,9 +132,10 @@ def run(dir_: Path | None, *, yes: bool, all_: bool, min_count: int, list_only: 
         raise MissingAnswer("no terminal to pick notes on",
                             hint="run it in a terminal, or pass --yes --all to take every candidate")
     else:
-        picked = (picker or ask_checkbox)(cands)
-        if picked is None:
+        chosen = (picker or ask_checkbox)(cands)
+        if chosen is None:
             raise KeyboardInterrupt
+        picked = chosen
     if not picked:
         echo("nothing picked: nothing was written")
         return 0

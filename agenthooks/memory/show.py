@@ -164,8 +164,15 @@ def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
 def run(dir_: Path | None, framework: str | None, as_json: bool,
         out: Callable[[bytes], None] | None = None,
         err: Callable[[str], None] | None = None) -> int:
-    out = out or (lambda b: (sys.stdout.buffer.write(b), sys.stdout.buffer.flush()))
-    err = err or (lambda s: sys.stderr.write(s + "\n"))
+    def stdout(b: bytes) -> None:
+        sys.stdout.buffer.write(b)
+        sys.stdout.buffer.flush()
+
+    def stderr(s: str) -> None:
+        sys.stderr.write(s + "\n")
+
+    out = out or stdout
+    err = err or stderr
     if framework is not None and framework not in frameworks.NAMES:
         raise unknown("framework", framework, frameworks.NAMES)
     repo = parse.find_repo(dir_)
@@ -173,7 +180,7 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
     if as_json:
         block = None
         if repo.hook("pre_task").is_file():
-            block = run_pre_task(repo, "--show", "generic").decode("utf-8", "replace")
+            block = run_pre_task(repo, "--show", frameworks.DEFAULT).decode("utf-8", "replace")
         data = structure(repo, block)
         out((json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
         return 0
@@ -183,11 +190,11 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
     text = shown.decode("utf-8", "replace")
     if not text.startswith(BEGIN):
         # An envelope (JSON for the host): measure the plain block it carries.
-        text = run_pre_task(repo, "--show", "generic").decode("utf-8", "replace")
+        text = run_pre_task(repo, "--show", frameworks.DEFAULT).decode("utf-8", "replace")
     if not text.startswith(BEGIN):
         return 0  # the hook printed its one-line warning instead of a block
-    fw = framework or os.environ.get("AGENTHOOKS_FRAMEWORK") or "generic"
-    if repo.frameworks and fw not in repo.frameworks and fw != "generic":
+    fw = framework or os.environ.get("AGENTHOOKS_FRAMEWORK") or frameworks.DEFAULT
+    if repo.frameworks and fw not in repo.frameworks and fw != frameworks.DEFAULT:
         err(f"note: {fw} is not among the installed frameworks "
             f"({', '.join(repo.frameworks)}); the hook printed its plain form")
     for row in stats_table(block_sections(text), budget):

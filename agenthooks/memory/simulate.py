@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import messages
+from agenthooks import frameworks, messages
 from agenthooks.errors import UserError
 from agenthooks.memory import parse
 from agenthooks.render import HOOKS
@@ -50,7 +50,7 @@ class Drill:
         if length is not None:
             env["AGENT_CONTEXT_LEN"] = str(length)
         try:
-            proc = subprocess.run(["bash", str(self.agent / "hooks" / f"{name}.sh"), "generic"],
+            proc = subprocess.run(["bash", str(self.agent / "hooks" / f"{name}.sh"), frameworks.DEFAULT],
                                   input=json.dumps({"session_id": SID, **payload}),
                                   capture_output=True, text=True, cwd=self.root, env=env,
                                   timeout=30)

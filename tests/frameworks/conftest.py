@@ -8,7 +8,7 @@ from typing import Callable
 
 import pytest
 
-from helpers import cli, git
+from support.helpers import cli, git
 
 ALL = ("claude-code", "codex", "gemini-cli", "cursor", "copilot-cli", "cline", "windsurf",
        "opencode", "aider", "generic")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import SAMPLE_TATTOO, git, install, make_repo, write_memory
+from support.helpers import SAMPLE_TATTOO, git, install, make_repo, write_memory
 from agenthooks.frameworks import codex, cursor
 
 MODS = {m.NAME: m for m in (codex, cursor)}

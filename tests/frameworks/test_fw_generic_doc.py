@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import subprocess
 
-from helpers import ROOT, SAMPLE_TATTOO, install, make_repo, write_memory
+from support.helpers import ROOT, SAMPLE_TATTOO, install, make_repo, write_memory
 
 
 def example() -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import fixture, run_hook, write_memory
+from support.helpers import fixture, run_hook, write_memory
 
 ALL_JSON = ("claude-code", "codex", "gemini-cli", "cursor", "copilot-cli", "cline")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import SAMPLE_TATTOO, fixture, git, install, make_repo, write_memory
+from support.helpers import SAMPLE_TATTOO, fixture, git, install, make_repo, write_memory
 from agenthooks.errors import UserError
 from agenthooks.frameworks import (_jsonhooks, aider, claude_code, codex, copilot_cli, cursor,
                                    gemini_cli, windsurf)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import cli, git, install, make_repo
-from test_upgrade_helpers import verdicts
+from support.helpers import cli, git, install, make_repo
+from support.upgrade import verdicts
 from agenthooks.frameworks import _jsonhooks, claude_code, codex, cursor, gemini_cli, windsurf
 
 MODS = {m.NAME: m for m in (claude_code, codex, gemini_cli, cursor, windsurf)}

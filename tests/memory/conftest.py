@@ -6,9 +6,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, write_memory
+from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, write_memory
 
 
 @pytest.fixture

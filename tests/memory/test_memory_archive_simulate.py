@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from memory_support import tree
-from helpers import SAMPLE_SNAPSHOT, cli, log_lines, run_hook, write_memory
+from support.memory import tree
+from support.helpers import SAMPLE_SNAPSHOT, cli, log_lines, run_hook, write_memory
 
 
 def test_archive_moves_the_snapshot_and_starts_fresh(repo: Path) -> None:

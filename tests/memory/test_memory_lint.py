@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_support import tree
-from helpers import ROOT, cli, git, install, make_repo, require, snapshot_checkout, write_memory
+from support.memory import tree
+from support.helpers import ROOT, cli, git, install, make_repo, require, snapshot_checkout, write_memory
 
 from agenthooks.memory import lint, parse
 
@@ -47,7 +47,7 @@ def test_tattoo_limits_from_config(repo: Path) -> None:
     assert not any("rules, over the limit" in s for s in out)
     assert any(s.startswith(".agent/memory/tattoo.md:11: error: tattoo has 26 lines") for s in out)
     # The hooks ignore the lint keys.
-    from helpers import log_lines, run_hook
+    from support.helpers import log_lines, run_hook
     run_hook(repo, "pre_task")
     assert not any("config.yaml" in s for s in log_lines(repo))
 
@@ -85,7 +85,7 @@ def test_snapshot_grown_into_an_edit_log(repo: Path) -> None:
     assert any(s.startswith(".agent/memory/snapshot.md:5: error: snapshot reads like an edit log: 5 of 7")
                for s in out), out
     # A progress board with one file:line reference is fine.
-    from helpers import SAMPLE_SNAPSHOT
+    from support.helpers import SAMPLE_SNAPSHOT
     write_memory(repo, snapshot=SAMPLE_SNAPSHOT.replace("cache layer", "cache layer (see api.py:10)"))
     assert findings(repo) == []
 

@@ -8,8 +8,8 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from memory_support import tree
-from helpers import cli, git, log_lines, run_hook, write_memory
+from support.memory import tree
+from support.helpers import cli, git, log_lines, run_hook, write_memory
 
 from agenthooks.memory import parse, promote
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import cli, log_lines, run_hook, write_memory
+from support.helpers import cli, log_lines, run_hook, write_memory
 
 from agenthooks import redact
 

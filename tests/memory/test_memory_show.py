@@ -5,8 +5,8 @@ import json
 import re
 from pathlib import Path
 
-from memory_support import tree
-from helpers import cli, install, log_lines, make_repo, run_hook, write_memory
+from support.memory import tree
+from support.helpers import cli, install, log_lines, make_repo, run_hook, write_memory
 
 from agenthooks.memory import parse
 

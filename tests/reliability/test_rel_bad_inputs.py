@@ -25,10 +25,10 @@ from typing import Any, Callable
 
 import pytest
 
-from reliability_support import (MARKER_PROMPT, check_block, check_log, check_states, clone,
+from support.reliability import (MARKER_PROMPT, check_block, check_log, check_states, clone,
                                  hook, installed, memory, tree)
 
-from helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, unavailable
+from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, unavailable
 from agenthooks.messages import MESSAGES
 
 WARNING = MESSAGES["en"]["block_failed"]

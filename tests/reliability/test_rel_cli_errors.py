@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from reliability_support import tree
+from support.reliability import tree
 
-from helpers import cli, git, unavailable
+from support.helpers import cli, git, unavailable
 
 
 def commands() -> list[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reliability_support import (MARKER_PROMPT, check_log, check_states, clone,
+from support.reliability import (MARKER_PROMPT, check_log, check_states, clone,
                                  expected_renders, hook, installed, lock_env, replace_atomic,
                                  STRESS, sized)
 
@@ -32,7 +32,7 @@ MUST_LOG = {"pre_task": 1, "post_edit": 1, "on_compact": 2}
 @pytest.mark.parametrize("lock", ["flock", "portable"])
 def test_parallel_hooks_with_an_editor(lock: str, tmp_path: Path,
                                        tmp_path_factory: pytest.TempPathFactory) -> None:
-    from reliability_support import LOCK_PLATFORMS
+    from support.reliability import LOCK_PLATFORMS
 
     template = installed(tmp_path_factory, "--platform", LOCK_PLATFORMS[lock],
                          config={"stale_minutes": "0", "reload_turns": "0",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from reliability_support import (BASH, LOCK_PLATFORMS, MARKER_PROMPT, STATE_RE, check_log,
+from support.reliability import (BASH, LOCK_PLATFORMS, MARKER_PROMPT, STATE_RE, check_log,
                                  clone, expected_renders, hook, installed, lock_env, memory,
                                  replace_atomic, sized)
 

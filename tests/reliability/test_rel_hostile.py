@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from reliability_support import BEGIN, END, MARKER_PROMPT, check_block, hook, tree
+from support.reliability import BEGIN, END, MARKER_PROMPT, check_block, hook, tree
 
-from helpers import cli, git
+from support.helpers import cli, git
 
 HOSTILE = ["$(touch PWNED)", "`touch PWNED`", "; rm -rf / ;", "a'b\"c", "x\ny", "目录 ünï",
            "--yes", "' || touch PWNED #", "\\$(touch PWNED)"]
@@ -96,7 +96,7 @@ INJECT = [
 @pytest.mark.parametrize("framework", JSON_FRAMEWORKS + ("generic",))
 def test_memory_cannot_close_the_block_or_forge_the_envelope(
         framework: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    from reliability_support import clone, installed
+    from support.reliability import clone, installed
 
     args = [a for f in JSON_FRAMEWORKS for a in ("--framework", f)] + ["--framework", "generic"]
     base = installed(tmp_path_factory, *args)

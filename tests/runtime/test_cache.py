@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, backdate, install, log_lines, make_repo,
+from support.helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, backdate, install, log_lines, make_repo,
                      run_hook, write_memory)
 
 START = json.dumps({"session_id": "s", "hook_event_name": "SessionStart", "source": "startup"})

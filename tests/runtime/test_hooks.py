@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, log_lines, make_repo,
+from support.helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, log_lines, make_repo,
                      memory_bytes, run_hook, write_memory)
-from userlands import USERLANDS, env_for
+from support.userlands import USERLANDS, env_for
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, backdate, install, make_repo, require, run_hook,
+from support.helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, backdate, install, make_repo, require, run_hook,
                      write_memory)
 
 LIMITS = {"pre_task": 3, "post_edit": 1, "on_compact": 2}

@@ -6,7 +6,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from helpers import FIXTURES, cli, git
+from support.helpers import FIXTURES, cli, git
 
 V0 = FIXTURES / "templates_v0"
 VERDICT_RE = re.compile(r"^  (create|identical|update|merge|conflict|keep|skip|remove|restore)"

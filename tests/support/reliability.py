@@ -8,14 +8,11 @@ import re
 import shutil
 import stat
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from helpers import cli, git, payload  # noqa: E402
+from support.helpers import cli, git, payload
 
 STRESS = os.environ.get("AGENTHOOKS_STRESS", "") not in ("", "0")
 BEGIN = "===== AGENT MEMORY BEGIN ====="

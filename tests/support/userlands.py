@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from helpers import require
+from support.helpers import require
 
 # What the hooks may call, besides bash builtins.
 TOOLS = ("awk", "mv", "rm", "find", "tail", "mkdir", "stat", "date", "sleep", "cat", "flock")

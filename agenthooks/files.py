@@ -1,0 +1,71 @@
+"""What every part of agenthooks may import: a planned file, the ownership marker, the
+one atomic write, and the repo a command works on. Imports nothing of agenthooks but
+errors, so nothing can import back up through it."""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from agenthooks.errors import UserError
+
+# Stable ownership id, matched anywhere in a file: never change it (pre-commit's lesson).
+OWNER_ID = "agenthooks-owned:7d2f9c1e"
+KNOWN_OWNER_IDS = (OWNER_ID,)
+
+
+@dataclass(frozen=True)
+class PlannedFile:
+    path: str  # relative to the repo root, POSIX separators
+    text: str
+    mode: int  # 0o755 or 0o644
+    kind: str  # owned | config | memory | log | registration
+    template: str = ""
+
+
+def is_ours(data: bytes) -> bool:
+    """data carries one of our ownership ids."""
+    return any(owner.encode() in data for owner in KNOWN_OWNER_IDS)
+
+
+def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write data to path by temp file + rename, so a reader sees the old or the new file,
+    never half of one. mode None keeps the mode of the file being replaced (0o644 when
+    there is none)."""
+    if mode is None:
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            mode = 0o644
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def target_dir(given: Path | None) -> Path:
+    """DIR, else the git top level of the current directory, else the current directory."""
+    if given is not None:
+        root = given.expanduser()
+        if not root.exists():
+            raise UserError(f"{root}: no such directory")
+        if not root.is_dir():
+            raise UserError(f"{root}: not a directory")
+        return root.resolve()
+    try:
+        proc = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
+                              text=True, check=False)
+        if proc.returncode == 0 and proc.stdout.strip():
+            return Path(proc.stdout.strip())
+    except OSError:
+        pass
+    return Path.cwd()

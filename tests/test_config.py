@@ -1,0 +1,93 @@
+"""config.py: bounds, loading a user's config.yaml, migration and value splicing that
+keep the user's comments and layout."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agenthooks import config
+from agenthooks.errors import UserError
+
+
+def test_every_int_default_is_within_its_bounds_and_has_a_bash_var() -> None:
+    for key, (lo, hi) in config.INT_BOUNDS.items():
+        assert lo <= config.DEFAULTS[key] <= hi, key
+        assert config.check_int(key, config.DEFAULTS[key]) == config.DEFAULTS[key]
+    assert set(config.BASH_VARS) == set(config.INT_BOUNDS)
+    assert len(set(config.BASH_VARS.values())) == len(config.BASH_VARS)
+
+
+@pytest.mark.parametrize("value", [49, 20001, "500", True, 5.0, None])
+def test_check_int_refuses_out_of_bounds_and_non_ints(value: object) -> None:
+    with pytest.raises(UserError, match="budget_tokens must be a whole number from 50 to 20000"):
+        config.check_int("budget_tokens", value)
+
+
+def test_check_int_accepts_the_bounds() -> None:
+    assert config.check_int("budget_tokens", 50) == 50
+    assert config.check_int("budget_tokens", 20000) == 20000
+
+
+def test_load(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("budget_tokens: 800  # mine\nenabled: false\n", encoding="utf-8")
+    assert config.load(path) == {"budget_tokens": 800, "enabled": False}
+    path.write_text("", encoding="utf-8")
+    assert config.load(path) == {}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("- a\n- b\n", "must be a YAML mapping"),
+    ("key: [unclosed\n", r"is not valid YAML \(line"),
+])
+def test_load_refuses_what_is_not_a_mapping(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UserError, match=message):
+        config.load(path)
+
+
+def test_version_of() -> None:
+    assert config.version_of("budget_tokens: 5\n") == 1
+    assert config.version_of("version: 2\n") == 2
+    with pytest.raises(UserError, match="version must be a whole number"):
+        config.version_of("version: two\n")
+
+
+def test_migrate_v1_adds_enabled_and_keeps_the_users_lines() -> None:
+    v1 = "# my budget\nbudget_tokens: 900  # tuned\n"
+    text, old, new, added = config.migrate(v1)
+    assert (old, new, added) == (1, config.CONFIG_VERSION, ["enabled"])
+    # The version line goes after the leading comment; every line of the user's stays.
+    assert text == ("# my budget\nversion: 2\nbudget_tokens: 900  # tuned\n"
+                    "# false turns every hook into a silent no-op, without unregistering it.\n"
+                    "enabled: true\n")
+    assert config.version_of(text) == config.CONFIG_VERSION
+    # Idempotent: the migrated text is current.
+    assert config.migrate(text) == (text, config.CONFIG_VERSION, config.CONFIG_VERSION, [])
+
+
+def test_migrate_never_downgrades_a_newer_file() -> None:
+    newer = f"version: {config.CONFIG_VERSION + 1}\nbudget_tokens: 5\n"
+    assert config.migrate(newer) == (newer, config.CONFIG_VERSION + 1, config.CONFIG_VERSION + 1, [])
+
+
+@pytest.mark.parametrize("text", ["- a\n", "{budget_tokens: 5}\n"])
+def test_migrate_refuses_lists_and_flow_mappings(text: str) -> None:
+    with pytest.raises(UserError, match="config.yaml"):
+        config.migrate(text)
+
+
+def test_set_values_splices_the_value_only() -> None:
+    text = "# header\nbudget_tokens: 500   # the budget\nnotes_count: 5\n"
+    out, changes = config.set_values(text, {"budget_tokens": 700})
+    assert out == "# header\nbudget_tokens: 700   # the budget\nnotes_count: 5\n"
+    assert changes == ["budget_tokens 500 -> 700"]
+    assert config.set_values(out, {"budget_tokens": 700}) == (out, [])
+
+
+def test_set_values_appends_a_missing_key() -> None:
+    out, changes = config.set_values("notes_count: 5", {"budget_tokens": 700})
+    assert out == "notes_count: 5\nbudget_tokens: 700\n"
+    assert changes == ["budget_tokens 700"]
