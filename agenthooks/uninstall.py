@@ -11,29 +11,17 @@ itself, after a confirmation."""
 from __future__ import annotations
 
 import os
-import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from agenthooks import frameworks, gitstore, manifest, upgrade
 from agenthooks.errors import UserError
-from agenthooks.files import target_dir, write_atomic
-from agenthooks.upgrade import Verdict
+from agenthooks.files import target_dir
+from agenthooks.upgrade import Plan, Step, Verdict
 
 
 class NeedsConfirmation(UserError):
     code = 2
-
-
-@dataclass
-class Plan:
-    verdicts: list[Verdict] = field(default_factory=list)
-    writes: list[tuple[Path, bytes, int]] = field(default_factory=list)
-    removes: list[Path] = field(default_factory=list)
-    moves: list[tuple[Path, Path]] = field(default_factory=list)
-    kept: dict[str, Any] = field(default_factory=dict)
-    trees: list[Path] = field(default_factory=list)
 
 
 def _framework_names(data: dict[str, Any]) -> list[str]:
@@ -46,7 +34,9 @@ def _framework_names(data: dict[str, Any]) -> list[str]:
 
 
 def classify(root: Path, data: dict[str, Any]) -> Plan:
-    plan = Plan()
+    """Every step uninstall takes, as upgrade's Plan: records are what the manifest keeps."""
+    plan = Plan([], {}, [])
+    step = plan.steps.append
     files: dict[str, Any] = data.get("files", {})
     handled: set[str] = set()
     for name in _framework_names(data):
@@ -57,12 +47,11 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
             handled.add(rel)
             path = root / rel
             if text is None:
-                plan.verdicts.append(Verdict("remove", rel, f"held only our {name} entries"))
-                plan.removes.append(path)
+                step(Step(Verdict("remove", rel, f"held only our {name} entries"), removes=[path]))
             else:
-                plan.verdicts.append(Verdict("update", rel, f"our {name} entries removed, yours kept"))
                 mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-                plan.writes.append((path, text.encode("utf-8"), mode))
+                step(Step(Verdict("update", rel, f"our {name} entries removed, yours kept"),
+                          writes=[(path, text.encode("utf-8"), mode)]))
     for rel, rec in sorted(files.items()):
         if rel in handled or not isinstance(rec, dict):
             continue
@@ -72,18 +61,15 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
             continue  # the framework module above owns that decision
         if kind == "config":
             if path.is_file() and manifest.is_pristine(path.read_bytes(), rec):
-                plan.verdicts.append(Verdict("remove", rel, "never edited: only the defaults"))
-                plan.removes.append(path)
+                step(Step(Verdict("remove", rel, "never edited: only the defaults"), removes=[path]))
             elif path.is_file():
-                plan.verdicts.append(Verdict("keep", rel, "edited by you: delete it by hand, "
-                                             "or --purge"))
-                plan.kept[rel] = rec
+                step(Step(Verdict("keep", rel, "edited by you: delete it by hand, or --purge")))
+                plan.records[rel] = rec
             continue
         side = path.with_name(path.name + upgrade.NEW_SUFFIX)
         if side.is_file() and not side.is_symlink():
-            plan.verdicts.append(Verdict("remove", str(Path(rel).with_name(side.name).as_posix()),
-                                         "a new version install left for you to merge"))
-            plan.removes.append(side)
+            step(Step(Verdict("remove", str(Path(rel).with_name(side.name).as_posix()),
+                              "a new version install left for you to merge"), removes=[side]))
         legacy = path.with_name(str(rec.get("legacy") or (path.name + upgrade.LEGACY_SUFFIX)))
         has_legacy = bool(rec.get("legacy")) and legacy.exists()
         exists = path.is_file() and not path.is_symlink()
@@ -91,17 +77,14 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
             note = "edited by you: left in place"
             if has_legacy:
                 note += f"; your earlier file stays in {legacy.name}"
-            plan.verdicts.append(Verdict("keep", rel, note))
-            plan.kept[rel] = rec
-            continue
-        if exists:
-            plan.removes.append(path)
-        if has_legacy:
-            plan.verdicts.append(Verdict("restore", rel, f"your file back from {legacy.name}"))
-            plan.moves.append((legacy, path))
+            step(Step(Verdict("keep", rel, note)))
+            plan.records[rel] = rec
+        elif has_legacy:  # the move back replaces our file
+            step(Step(Verdict("restore", rel, f"your file back from {legacy.name}"),
+                      moves=[(legacy, path)]))
         elif exists:
-            plan.verdicts.append(Verdict("remove", rel))
-    _memory(root, data, plan)
+            step(Step(Verdict("remove", rel), removes=[path]))
+    _memory(root, plan)
     _runtime(root, plan)
     return plan
 
@@ -124,7 +107,7 @@ def _stock_memory(name: str) -> set[bytes]:
     return out
 
 
-def _memory(root: Path, data: dict[str, Any], plan: Plan) -> None:
+def _memory(root: Path, plan: Plan) -> None:
     """Memory files still exactly as install wrote them go; any other memory stays."""
     mem = root / ".agent/memory"
     if not mem.is_dir():
@@ -132,13 +115,13 @@ def _memory(root: Path, data: dict[str, Any], plan: Plan) -> None:
     for path in sorted(mem.iterdir()):
         rel = path.relative_to(root).as_posix()
         if path.is_dir() and not path.is_symlink():
-            plan.verdicts.append(Verdict("keep", rel + "/", "memory is never touched"))
+            plan.steps.append(Step(Verdict("keep", rel + "/", "memory is never touched")))
         elif (path.is_file() and not path.is_symlink() and path.suffix == ".md"
               and path.read_bytes() in _stock_memory(path.name + ".j2")):
-            plan.verdicts.append(Verdict("remove", rel, "the stock template, never written to"))
-            plan.removes.append(path)
+            plan.steps.append(Step(Verdict("remove", rel, "the stock template, never written "
+                                           "to"), removes=[path]))
         else:
-            plan.verdicts.append(Verdict("keep", rel, "memory is never touched"))
+            plan.steps.append(Step(Verdict("keep", rel, "memory is never touched")))
 
 
 # What the hooks write at run time; .agent/.gitignore hides exactly these while installed.
@@ -153,27 +136,13 @@ def _runtime(root: Path, plan: Plan) -> None:
         p for g in RUNTIME_GLOBS for p in agent.glob(g))
     for path in paths:
         if path.is_file() or path.is_symlink():
-            plan.verdicts.append(Verdict("remove", path.relative_to(root).as_posix(),
-                                         "written by the hooks at run time"))
-            plan.removes.append(path)
+            plan.steps.append(Step(Verdict("remove", path.relative_to(root).as_posix(),
+                                           "written by the hooks at run time"), removes=[path]))
     for name in RUNTIME_DIRS:
         path = agent / name
         if path.is_dir() and not path.is_symlink():
-            plan.verdicts.append(Verdict("remove", f".agent/{name}/", "the hooks' log, state "
-                                         "and locks"))
-            plan.trees.append(path)
-
-
-def _prune_dirs(root: Path, paths: list[Path]) -> None:
-    """Remove folders our removals left empty, up to (never including) the repo root."""
-    for path in paths:
-        parent = path.parent
-        while parent != root and root in parent.parents:
-            try:
-                parent.rmdir()
-            except OSError:
-                break
-            parent = parent.parent
+            plan.steps.append(Step(Verdict("remove", f".agent/{name}/", "the hooks' log, state "
+                                           "and locks"), trees=[path]))
 
 
 def _writable(root: Path, plan: Plan, purge: bool) -> None:
@@ -181,8 +150,9 @@ def _writable(root: Path, plan: Plan, purge: bool) -> None:
     read-only mount; permission bits lie for root): one line, nothing removed."""
     import tempfile
 
-    folders = {p.parent for p, _, _ in plan.writes} | {p.parent for p in plan.removes}
-    folders |= {p.parent for p in plan.trees} | {d.parent for _, d in plan.moves}
+    folders = {p.parent for st in plan.steps for p, _, _ in st.writes}
+    folders |= {p.parent for st in plan.steps for p in st.removes + st.trees}
+    folders |= {d.parent for st in plan.steps for _, d in st.moves}
     folders |= {root / ".agent", root} if purge else {root / ".agent"}
     for folder in sorted(f for f in folders if f.is_dir()):
         try:
@@ -192,32 +162,6 @@ def _writable(root: Path, plan: Plan, purge: bool) -> None:
                             "removed") from None
         os.close(fd)
         os.unlink(name)
-
-
-def _apply(root: Path, plan: Plan, data: dict[str, Any], *, purge: bool,
-           drop_ref: bool) -> None:
-    mpath = root / manifest.PATH
-    for path, text, mode in plan.writes:
-        write_atomic(path, text, mode)
-    for path in plan.removes:
-        if path.is_file() or path.is_symlink():
-            path.unlink()
-    for path in plan.trees:
-        shutil.rmtree(path)
-    for src, dst in plan.moves:
-        os.replace(src, dst)
-    if purge:
-        shutil.rmtree(root / ".agent")
-    elif mpath.is_file():
-        if any(manifest.kind(v) != "config" for v in plan.kept.values()):
-            kept = manifest.dumps(data.get("answers", {}), plan.kept)
-            write_atomic(mpath, kept.encode("utf-8"), 0o644)
-        else:
-            mpath.unlink()
-    _prune_dirs(root, plan.removes + [t / "x" for t in plan.trees]
-                + ([mpath] if not purge else []))
-    if drop_ref:
-        gitstore.delete_pristine_ref(root)
 
 
 def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
@@ -237,28 +181,31 @@ def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
             return 1
     drop_ref = False
     if purge:
-        plan.verdicts = [v for v in plan.verdicts if not v.path.startswith(".agent/")]
-        plan.verdicts.append(Verdict("remove", ".agent/", "--purge: memory, config and log too"))
+        plan.steps = [st for st in plan.steps if not st.verdict.path.startswith(".agent/")]
+        plan.steps.append(Step(Verdict("remove", ".agent/", "--purge: memory, config and log "
+                                       "too"), trees=[root / ".agent"]))
         drop_ref = True
     elif mpath.is_file():
-        owned_kept = {r: v for r, v in plan.kept.items() if manifest.kind(v) != "config"}
-        if owned_kept:
-            plan.verdicts.append(Verdict("update", manifest.PATH, "keeps the records of the "
-                                         "files left in place"))
+        if any(manifest.kind(v) != "config" for v in plan.records.values()):
+            kept = manifest.dumps(data.get("answers", {}), plan.records).encode("utf-8")
+            plan.steps.append(Step(Verdict("update", manifest.PATH, "keeps the records of the "
+                                           "files left in place"), writes=[(mpath, kept, 0o644)]))
         else:
-            plan.verdicts.append(Verdict("remove", manifest.PATH))
+            plan.steps.append(Step(Verdict("remove", manifest.PATH), removes=[mpath]))
             drop_ref = True
     else:
         drop_ref = True
     # The merge bases of past renders: needed only while a record stays.
     drop_ref = drop_ref and gitstore.has_pristine_ref(root)
     if drop_ref:
-        plan.verdicts.append(Verdict("remove", gitstore.PRISTINE_REF, "git ref holding the "
-                                     "merge bases of our renders"))
+        plan.steps.append(Step(Verdict("remove", gitstore.PRISTINE_REF, "git ref holding the "
+                                       "merge bases of our renders")))
     if not dry_run:
         _writable(root, plan, purge)
         try:
-            _apply(root, plan, data, purge=purge, drop_ref=drop_ref)
+            upgrade.apply(root, plan)
+            if drop_ref:
+                gitstore.delete_pristine_ref(root)
         except OSError as exc:
             raise UserError(f"{exc.filename or root}: {exc.strerror or exc}: uninstall stopped "
                             "part way; fix that and run agenthooks uninstall again") from None

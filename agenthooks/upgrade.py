@@ -22,6 +22,7 @@ the same classification without the writes, so it prints the same verdicts.
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -54,6 +55,7 @@ class Step:
     writes: list[tuple[Path, bytes, int]] = field(default_factory=list)
     moves: list[tuple[Path, Path]] = field(default_factory=list)
     removes: list[Path] = field(default_factory=list)
+    trees: list[Path] = field(default_factory=list)  # folders removed whole (uninstall)
     # (path relative to the repo root, base, ours, theirs, mode) for git's index stages.
     stage: Optional[tuple[str, bytes, bytes, bytes, int]] = None
     # True when the step rewrites bytes the user may have edited, in place.
@@ -456,7 +458,9 @@ def _prune_empty(root: Path, folder: Path) -> None:
 
 
 def apply(root: Path, plan: Plan) -> list[Verdict]:
-    """Carry out the plan; the verdicts, with notes saying what really happened."""
+    """Carry out the plan, install's or uninstall's, one step at a time: moves (a move
+    onto a file replaces it), writes, removals; the verdicts, with notes saying what
+    really happened."""
     out = []
     for step in plan.steps:
         for src, dst in step.moves:
@@ -464,7 +468,11 @@ def apply(root: Path, plan: Plan) -> list[Verdict]:
         for path, data, mode in step.writes:
             write_atomic(path, data, mode)
         for path in step.removes:
-            path.unlink()
+            if path.is_file() or path.is_symlink():
+                path.unlink()
+            _prune_empty(root, path.parent)
+        for path in step.trees:
+            shutil.rmtree(path)
             _prune_empty(root, path.parent)
         verdict = step.verdict
         if step.stage is not None and git_prefix(root) is not None \
