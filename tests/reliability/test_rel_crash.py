@@ -36,6 +36,8 @@ def states(repo: Path) -> dict[str, bytes]:
 
 def check_state_versions(before: dict[str, bytes], after: dict[str, bytes]) -> None:
     for name, data in after.items():
+        if data == b"" and not before.get(name):
+            continue  # killed between creating the file and the append: no line, as before
         assert data.endswith(b"\n"), (name, data)
         lines = data.decode().splitlines()
         assert all(STATE_RE.match(ln) for ln in lines), (name, data)
