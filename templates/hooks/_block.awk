@@ -29,6 +29,7 @@ function utf8(s,   out) {
   }
   return out
 }
+function secret(p) { SECRET = SECRET (SECRET == "" ? "" : "|") "(" p ")" }
 function clean(s, where,   i, long) {
   # Only the first 600 bytes are shown: cut a huge line first, so that neither the NUL
   # loop nor the secret regex (quadratic on long runs in some awks) sees megabytes.
@@ -146,7 +147,10 @@ function cut1(   k, key) {
 }
 BEGIN {
   NUL = sprintf("%c", 0)
-  SECRET = ENVIRON["AH_SECRET_RE"]
+  # Secret patterns (agenthooks/redact.py), one per line: a line matching one is redacted.
+{% for name, ere in secret_eres %}
+  secret({{ ere|awkstr }})  # {{ name }}
+{% endfor %}
   BEGIN_DELIM = "===== AGENT MEMORY BEGIN ====="
   END_DELIM = "===== AGENT MEMORY END ====="
   budget += 0
