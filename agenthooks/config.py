@@ -1,6 +1,7 @@
 """The tunables in .agent/config.yaml: defaults, bounds, and reading a user's file."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -18,44 +19,60 @@ def yaml_module() -> ModuleType:
 
 CONFIG_VERSION = 2
 
+
+@dataclass(frozen=True)
+class Tunable:
+    """One key of config.yaml, declared once: config.yaml's text, the hooks' defaults and
+    reader, and the Python checks are all rendered or derived from this."""
+    key: str
+    default: Any
+    comment: str  # the lines above the key in config.yaml
+    var: str = ""  # the bash variable that carries it at run time
+    bounds: tuple[int, int] | None = None  # whole numbers outside them are ignored
+
+
+TUNABLES: tuple[Tunable, ...] = (
+    Tunable("budget_tokens", 500,
+            "Injection budget in estimated tokens (one per CJK character, one per 4 other\n"
+            "characters). Notes are cut first, then snapshot lines, rules last (with a warning).",
+            "AH_BUDGET", (50, 20000)),
+    Tunable("notes_count", 5, "How many of the latest notes (lines of memory/notes.md) the block carries.",
+            "AH_NOTES", (0, 100)),
+    Tunable("stale_minutes", 10, "post_edit reminds the agent when memory/snapshot.md is older than this.",
+            "AH_STALE", (0, 10080)),
+    Tunable("drop_percent", 40, "on_compact: a context length drop larger than this percent means a compaction.",
+            "AH_DROP", (1, 99)),
+    Tunable("reload_turns", 20, "on_compact: reload anyway after this many prompts (0 = never).",
+            "AH_TURNS", (0, 100000)),
+    Tunable("summary_markers",
+            "This session is being continued from a previous conversation"
+            "|CONTEXT CHECKPOINT COMPACTION|<state_snapshot>",
+            "Text that marks a conversation summary in a hook's input; '|' separates markers.",
+            "AH_MARKERS"),
+    Tunable("lock_timeout_seconds", 5,
+            "Hooks wait this long for the lock before skipping their writes (memory is still printed).",
+            "AH_LOCK_TIMEOUT", (0, 120)),
+    Tunable("log_max_kb", 256, "The audit log is rotated past this size; one old file (memory.log.1) is kept.",
+            "AH_LOG_MAX_KB", (1, 102400)),
+    Tunable("enabled", True, "false turns every hook into a silent no-op, without unregistering it.",
+            "AH_ENABLED"),
+)
+
+# Derived views, for the code that reads one aspect.
+DEFAULTS: dict[str, Any] = {t.key: t.default for t in TUNABLES if not isinstance(t.default, bool)}
 # Keys the hooks read as true/false (true | yes | on | 1, false | no | off | 0).
-BOOL_DEFAULTS: dict[str, bool] = {"enabled": True}
-
-DEFAULTS: dict[str, Any] = {
-    "budget_tokens": 500,
-    "notes_count": 5,
-    "stale_minutes": 10,
-    "drop_percent": 40,
-    "reload_turns": 20,
-    "lock_timeout_seconds": 5,
-    "log_max_kb": 256,
-    "summary_markers": (
-        "This session is being continued from a previous conversation"
-        "|CONTEXT CHECKPOINT COMPACTION|<state_snapshot>"
-    ),
-}
-
+BOOL_DEFAULTS: dict[str, bool] = {t.key: t.default for t in TUNABLES if isinstance(t.default, bool)}
 # The same bounds are rendered into the hooks' reader; outside them a value is ignored.
-INT_BOUNDS: dict[str, tuple[int, int]] = {
-    "budget_tokens": (50, 20000),
-    "notes_count": (0, 100),
-    "stale_minutes": (0, 10080),
-    "drop_percent": (1, 99),
-    "reload_turns": (0, 100000),
-    "lock_timeout_seconds": (0, 120),
-    "log_max_kb": (1, 102400),
-}
+INT_BOUNDS: dict[str, tuple[int, int]] = {t.key: t.bounds for t in TUNABLES if t.bounds}
+# Bash variable that carries each whole-number key at run time.
+BASH_VARS: dict[str, str] = {t.key: t.var for t in TUNABLES if t.bounds}
 
-# Bash variable that carries each key at run time.
-BASH_VARS: dict[str, str] = {
-    "budget_tokens": "AH_BUDGET",
-    "notes_count": "AH_NOTES",
-    "stale_minutes": "AH_STALE",
-    "drop_percent": "AH_DROP",
-    "reload_turns": "AH_TURNS",
-    "lock_timeout_seconds": "AH_LOCK_TIMEOUT",
-    "log_max_kb": "AH_LOG_MAX_KB",
-}
+
+def bash_value(t: Tunable) -> str:
+    """A tunable's default as the hooks' config reader holds it."""
+    if isinstance(t.default, bool):
+        return "1" if t.default else "0"
+    return str(t.default)
 
 
 def check_int(key: str, value: object) -> int:

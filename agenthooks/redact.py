@@ -28,9 +28,14 @@ def _expand(pattern: str) -> str:
     return _REPEAT.sub(lambda m: m.group(1) * int(m.group(2)), pattern)
 
 
+def awk_patterns() -> list[tuple[str, str]]:
+    """(name, awk-safe ERE) per pattern, in order: the hooks' awk joins them with '|'."""
+    return [(name, _expand(p)) for name, p in SECRET_PATTERNS.items()]
+
+
 def combined_ere() -> str:
     """All patterns as one awk-safe ERE alternation."""
-    return "|".join(f"({_expand(p)})" for p in SECRET_PATTERNS.values())
+    return "|".join(f"({ere})" for _, ere in awk_patterns())
 
 
 COMPILED = {name: re.compile(p) for name, p in SECRET_PATTERNS.items()}

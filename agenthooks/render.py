@@ -16,13 +16,17 @@ HOOKS = ("pre_task", "post_edit", "on_compact")
 
 # Bump a template's rev only when its output changes; upgrades compare revs.
 TEMPLATE_REVS = {
-    "hooks/pre_task.sh": 3,
-    "hooks/post_edit.sh": 3,
-    "hooks/on_compact.sh": 3,
+    "hooks/pre_task.sh": 4,
+    "hooks/post_edit.sh": 4,
+    "hooks/on_compact.sh": 4,
     "config.yaml": 2,
     "agent/gitignore": 1,
     "agent/gitattributes": 1,
 }
+
+# Frameworks with an output envelope (templates/frameworks/<name>/envelope.sh.j2); the
+# others get plain text.
+ENVELOPES = ("claude-code", "codex", "gemini-cli", "cursor", "copilot-cli", "cline")
 
 
 def templates_dir() -> Path:
@@ -90,13 +94,19 @@ def context(answers: dict[str, Any], template_root: str | None = None) -> dict[s
         "transcript_frameworks": [f for f in frameworks.TRANSCRIPTS if f in selected],
         "profile": platforms.profile(answers["platforms"]).as_dict(),
         "defaults": config.DEFAULTS,
+        "tunables": config.TUNABLES,
+        "bash_value": config.bash_value,
         "int_bounds": config.INT_BOUNDS,
         "config_vars": config.BASH_VARS,
         "config_version": config.CONFIG_VERSION,
         "answers": answers,
         "msg": messages.MESSAGES[lang],
         "memory_templates": memory,
-        "secret_ere": redact.combined_ere(),
+        "secret_eres": redact.awk_patterns(),
+        "secret_ere": redact.combined_ere(),  # templates before hooks rev 4
+        "envelope_frameworks": ENVELOPES,
+        "cache_rev": TEMPLATE_REVS["hooks/pre_task.sh"],
+        "lib_rev": TEMPLATE_REVS["hooks/pre_task.sh"],
     }
 
 

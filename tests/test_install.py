@@ -137,7 +137,7 @@ def test_answers_are_recorded_and_flags_override(tmp_path: Path) -> None:
     install(repo, "--platform", "linux")
     recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
     assert recorded["platforms"] == ["linux"] and recorded["frameworks"] == ["codex"]
-    assert "stat -c %Y" in (repo / ".agent/hooks/post_edit.sh").read_text()
+    assert "stat -c %Y" in (repo / ".agent/hooks/pre_task.sh").read_text()  # the runtime
 
 
 def test_yes_takes_detected_frameworks_by_default(tmp_path: Path) -> None:

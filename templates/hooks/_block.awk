@@ -1,6 +1,5 @@
-# Runs under LC_ALL=C: every string is bytes. Files: K=utat user rules, K=tat project
-# rules, K=snap snapshot, K=notes notes. Prints a stats line, the plain block, and, when
-# a JSON envelope is wanted, a \001 separator line and the envelope.
+# Runs under LC_ALL=C: every string is bytes. Files: K=utat user rules, K=tattoo project
+# rules, K=snapshot, K=notes. Prints a stats line, then the block.
 # Estimate: one token per CJK-width character (3- and 4-byte UTF-8), one per 4 others.
 function tok(s,   t, w, c) {
   if (s !~ /[\200-\377]/) return int((length(s) + 4) / 4)
@@ -29,6 +28,7 @@ function utf8(s,   out) {
   }
   return out
 }
+function secret(p) { SECRET = SECRET (SECRET == "" ? "" : "|") "(" p ")" }
 function clean(s, where,   i, long) {
   # Only the first 600 bytes are shown: cut a huge line first, so that neither the NUL
   # loop nor the secret regex (quadratic on long runs in some awks) sees megabytes.
@@ -76,17 +76,6 @@ function section(t) {
   if (t ~ /^(done|completed|已完成)$/) return "done"
   if (t ~ /^(todo|to[ -]do|next|待办)$/) return "todo"
   return "other"
-}
-# JSON string escaping without gsub replacement strings, whose backslash rules differ
-# between awks. Control characters never get here: clean() removed them.
-function jesc(s,   out) {
-  if (s !~ /[\\"]/) return s
-  out = ""
-  while (match(s, /[\\"]/)) {
-    out = out substr(s, 1, RSTART - 1) "\\" substr(s, RSTART, 1)
-    s = substr(s, RSTART + 1)
-  }
-  return out s
 }
 function add(s) { L[++n] = s; T += tok(s); C += nch(s) }
 function over() { return T > budget || C > 9500 }
@@ -146,7 +135,10 @@ function cut1(   k, key) {
 }
 BEGIN {
   NUL = sprintf("%c", 0)
-  SECRET = ENVIRON["AH_SECRET_RE"]
+  # Secret patterns (agenthooks/redact.py), one per line: a line matching one is redacted.
+{% for name, ere in secret_eres %}
+  secret({{ ere|awkstr }})  # {{ name }}
+{% endfor %}
   BEGIN_DELIM = "===== AGENT MEMORY BEGIN ====="
   END_DELIM = "===== AGENT MEMORY END ====="
   budget += 0
@@ -166,8 +158,8 @@ FNR == 1 {
 }
 # Lines past what the budget or the character cap could ever show are counted, not cleaned.
 # One regex per line sends blank, comment and title lines to skip(): big files stay cheap.
-K == "utat" || K == "tat" {
-  if (K == "tat") tl++
+K == "utat" || K == "tattoo" {
+  if (K == "tattoo") tl++
   if (incomment || $0 ~ /^([ \t\r]*(<!--|$)|#[ \t])/) { skip($0); next }
   if (K == "utat") {
     if (uchars > cap) { uextra++; next }
@@ -180,7 +172,7 @@ K == "utat" || K == "tat" {
   }
   next
 }
-K == "snap" {
+K == "snapshot" {
   sl++
   if (incomment || $0 ~ /^[ \t\r]*(<!--|$)/) { skip($0); next }
   if (substr($0, 1, 1) == "#") {
@@ -255,12 +247,4 @@ END {
   }
   printf "AHSTATS %d %d %d %d %d %d %d %d %d %d %d %d\n", tl, sl, nn, shown - cut_n, T, C, cut_n, cut_s, tover, redacted, lb, same
   for (i = 1; i <= n; i++) print L[i]
-  if (ENVIRON["AH_PRE"] != "") {
-    print "\001"
-    out = ENVIRON["AH_PRE"]
-    for (i = 1; i <= n; i++) {
-      out = out jesc(L[i]) (i < n ? "\\n" : "")
-    }
-    print out ENVIRON["AH_POST"]
-  }
 }
