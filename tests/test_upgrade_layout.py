@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from agenthooks import render
-from helpers import FIXTURES, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, make_repo, memory_bytes, run_hook
-from test_upgrade_helpers import assert_truthful, commit_all, tree, upgrade, verdicts
+from support.helpers import FIXTURES, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, make_repo, memory_bytes, run_hook
+from support.upgrade import assert_truthful, commit_all, tree, upgrade, verdicts
 
 V1 = FIXTURES / "templates_v1"
 HOOKS = {h: f".agent/hooks/{h}.sh" for h in ("pre_task", "post_edit", "on_compact")}
@@ -86,7 +86,7 @@ def test_a_user_edit_is_merged_into_the_new_layout(repo: Path) -> None:
         works(repo, hook)
 
 
-def test_a_conflicting_edit_is_marked_and_the_other_hooks_work(repo: Path) -> None:
+def test_a_conflicting_edit_waits_beside_the_hook_and_every_hook_works(repo: Path) -> None:
     path = repo / HOOKS["on_compact"]
     old = "# Usage: bash .agent/hooks/on_compact.sh [FRAMEWORK] < payload.json   (once per prompt)\n"
     assert old in path.read_text()
@@ -95,10 +95,13 @@ def test_a_conflicting_edit_is_marked_and_the_other_hooks_work(repo: Path) -> No
     proc, v = run_truthful(repo)
     assert proc.returncode == 1
     verdict, note = v[HOOKS["on_compact"]]
-    assert verdict == "conflict" and "marked in place" in note
-    assert "<<<<<<< " in path.read_text()
+    assert verdict == "conflict" and "agenthooks-new" in note
+    side = path.with_name(path.name + ".agenthooks-new")
+    assert "<<<<<<< " in side.read_text() and "<<<<<<< " not in path.read_text()
     for hook in ("pre_task", "post_edit"):
         assert v[HOOKS[hook]][0] == "update" and new_layout(repo, hook)
+    # The user's old on_compact.sh is whole and self-contained: it keeps running beside
+    # the new layout until the merge in on_compact.sh.agenthooks-new is resolved.
+    assert "AH_CFG_STOCK" in path.read_text()  # still the old, self-contained layout
+    for hook in HOOKS:
         works(repo, hook)
-    # The marked file is the user's to resolve (upgrade exits 1 and says so); the hooks
-    # beside it run the new layout meanwhile.
