@@ -29,34 +29,56 @@ class Tunable:
     comment: str  # the lines above the key in config.yaml
     var: str = ""  # the bash variable that carries it at run time
     bounds: tuple[int, int] | None = None  # whole numbers outside them are ignored
+    comment_zh: str = ""  # the same, for a repo installed with --lang zh
+
+    def comment_for(self, lang: str) -> str:
+        return self.comment_zh if lang == "zh" and self.comment_zh else self.comment
 
 
 TUNABLES: tuple[Tunable, ...] = (
     Tunable("budget_tokens", 500,
             "Injection budget in estimated tokens (one per CJK character, one per 4 other\n"
             "characters). Notes are cut first, then snapshot lines, rules last (with a warning).",
-            "AH_BUDGET", (50, 20000)),
+            "AH_BUDGET", (50, 20000),
+            comment_zh="注入预算，按估算的 token 计（每个中日韩字符算一个，其他字符每 4 个算一个）。\n超出时先裁笔记，再裁快照行，规则最后裁（并给出警告）。"),
     Tunable("notes_count", 5, "How many of the latest notes (lines of memory/notes.md) the block carries.",
-            "AH_NOTES", (0, 100)),
+            "AH_NOTES", (0, 100),
+            comment_zh="注入块带上 memory/notes.md 中最新的几条笔记。"),
     Tunable("stale_minutes", 10, "post_edit reminds the agent when memory/snapshot.md is older than this.",
-            "AH_STALE", (0, 10080)),
+            "AH_STALE", (0, 10080),
+            comment_zh="memory/snapshot.md 超过这么多分钟未更新时，post_edit 提醒代理。"),
     Tunable("drop_percent", 40, "on_compact: a context length drop larger than this percent means a compaction.",
-            "AH_DROP", (1, 99)),
+            "AH_DROP", (1, 99),
+            comment_zh="on_compact：上下文长度下降超过这个百分比，视为一次压缩。"),
     Tunable("reload_turns", 20, "on_compact: reload anyway after this many prompts (0 = never).",
-            "AH_TURNS", (0, 100000)),
+            "AH_TURNS", (0, 100000),
+            comment_zh="on_compact：每隔这么多次提示无论如何重新加载一次（0 = 从不）。"),
     Tunable("summary_markers",
             "This session is being continued from a previous conversation"
             "|CONTEXT CHECKPOINT COMPACTION|<state_snapshot>",
             "Text that marks a conversation summary in a hook's input; '|' separates markers.",
-            "AH_MARKERS"),
+            "AH_MARKERS",
+            comment_zh="钩子输入中标志对话摘要的文本；用 '|' 分隔多个标记。"),
     Tunable("lock_timeout_seconds", 5,
             "Hooks wait this long for the lock before skipping their writes (memory is still printed).",
-            "AH_LOCK_TIMEOUT", (0, 120)),
+            "AH_LOCK_TIMEOUT", (0, 120),
+            comment_zh="钩子等待锁的秒数，超时则跳过写入（记忆照样输出）。"),
     Tunable("log_max_kb", 256, "The audit log is rotated past this size; one old file (memory.log.1) is kept.",
-            "AH_LOG_MAX_KB", (1, 102400)),
+            "AH_LOG_MAX_KB", (1, 102400),
+            comment_zh="审计日志超过这个大小（KB）时轮转；保留一个旧文件（memory.log.1）。"),
     Tunable("enabled", True, "false turns every hook into a silent no-op, without unregistering it.",
-            "AH_ENABLED"),
+            "AH_ENABLED",
+            comment_zh="设为 false 时所有钩子都变成静默的空操作，但不取消注册。"),
 )
+
+# config.yaml's opening comment, per language.
+HEADER = {
+    "en": ("agenthooks configuration: read by the hooks on every run, so an edit here takes\n"
+           "effect on the next prompt. A value the hooks cannot read falls back to its default\n"
+           "and is logged in .agent/log/memory.log. This file is yours: 'agenthooks install'\n"
+           "never rewrites it, it only adds keys that newer versions introduce."),
+    "zh": "agenthooks 配置：钩子每次运行都会读取，所以这里的修改在下一次提示时生效。\n钩子读不懂的值会退回默认值，并记在 .agent/log/memory.log。这个文件归你所有：\n'agenthooks install' 从不重写它，只会加入新版本引入的键。",
+}
 
 # Derived views, for the code that reads one aspect.
 DEFAULTS: dict[str, Any] = {t.key: t.default for t in TUNABLES if not isinstance(t.default, bool)}

@@ -95,6 +95,7 @@ def context(answers: dict[str, Any], template_root: str | None = None) -> dict[s
         "profile": platforms.profile(answers["platforms"]).as_dict(),
         "defaults": config.DEFAULTS,
         "tunables": config.TUNABLES,
+        "config_header": config.HEADER,
         "bash_value": config.bash_value,
         "int_bounds": config.INT_BOUNDS,
         "config_vars": config.BASH_VARS,

@@ -420,3 +420,22 @@ def test_dropping_a_framework_unregisters_it_with_one_verdict_per_file(tmp_path:
     again = install(repo)
     assert "up to date: nothing changed" in again.stdout
     assert ".claude/settings.json" not in again.stdout
+
+
+def test_lang_zh_writes_config_yaml_comments_in_chinese(tmp_path: Path) -> None:
+    import re
+
+    import yaml
+
+    en, zh = make_repo(tmp_path, "en"), make_repo(tmp_path, "zh")
+    install(en)
+    install(zh, "--lang", "zh")
+    text_en = (en / ".agent/config.yaml").read_text(encoding="utf-8")
+    text_zh = (zh / ".agent/config.yaml").read_text(encoding="utf-8")
+    comments = [ln for ln in text_zh.splitlines() if ln.startswith("#")]
+    assert comments and all(re.search(r"[\u4e00-\u9fff]", ln) for ln in comments), comments
+    assert "注入预算" in text_zh
+    # Same keys and values; only the comments differ.
+    assert yaml.safe_load(text_zh) == yaml.safe_load(text_en)
+    doctor = cli("doctor", str(zh))
+    assert doctor.returncode == 0 and "read cleanly by the hooks" in doctor.stdout
