@@ -24,9 +24,12 @@ TEMPLATE_REVS = {
     "agent/gitattributes": 1,
 }
 
-# Frameworks with an output envelope (templates/frameworks/<name>/envelope.sh.j2); the
-# others get plain text.
-ENVELOPES = ("claude-code", "codex", "gemini-cli", "cursor", "copilot-cli", "cline")
+
+def envelopes(template_root: str | None = None) -> list[str]:
+    """Frameworks with an output envelope: those whose own templates hold one
+    (templates/frameworks/<name>/envelope.sh.j2); the others get plain text."""
+    base = Path(template_root) if template_root else templates_dir()
+    return [n for n in frameworks.NAMES if (base / "frameworks" / n / "envelope.sh.j2").is_file()]
 
 
 def templates_dir() -> Path:
@@ -105,7 +108,7 @@ def context(answers: dict[str, Any], template_root: str | None = None) -> dict[s
         "memory_templates": memory,
         "secret_eres": redact.awk_patterns(),
         "secret_ere": redact.combined_ere(),  # templates before hooks rev 4
-        "envelope_frameworks": ENVELOPES,
+        "envelope_frameworks": envelopes(template_root),
         "cache_rev": TEMPLATE_REVS["hooks/pre_task.sh"],
         "lib_rev": TEMPLATE_REVS["hooks/pre_task.sh"],
     }
