@@ -24,12 +24,9 @@ BASH = "/bin/bash"
 OPEN: dict[str, tuple[str, ...]] = {
     "2-busybox-password": ("busybox",),
     "3-control-char-secret": ("gnu", "busybox", "macos"),
-    "4-cdpath": ("gnu", "busybox", "macos"),
     "5-bash-env": ("gnu", "busybox", "macos"),
     "5-exported-function": ("gnu", "busybox", "macos"),
     "5-xtrace": ("gnu", "busybox", "macos"),
-    "6-open-stdin": ("gnu", "busybox", "macos"),
-    "8-closed-stdout": ("gnu", "busybox", "macos"),
     "15-nested-source": ("gnu", "busybox", "macos"),
 }
 
