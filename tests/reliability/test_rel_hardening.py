@@ -1,8 +1,8 @@
-"""Hostile cases from the hardening report, run on every userland (GNU, BusyBox, macOS-like).
+"""Hostile hosts and inputs, run on every userland (GNU, BusyBox, macOS-like).
 
-Each test states what must hold. Cases the hooks do not meet yet are marked
-xfail(strict=True) with the report's item number: the mark comes off with the fix, and a
-case that starts passing without it fails loudly, so the list stays true."""
+Each test states what must hold. Cases the hooks do not handle yet are marked
+xfail(strict=True) by name: the mark comes off with the fix, and a case that starts
+passing without it fails loudly, so the list stays true."""
 from __future__ import annotations
 
 import json
@@ -20,7 +20,7 @@ PROMPT = {"session_id": "h1", "hook_event_name": "UserPromptSubmit", "prompt": "
 START = {"session_id": "h1", "hook_event_name": "SessionStart", "source": "startup"}
 BASH = "/bin/bash"
 
-# item -> the userlands where today's hooks still fail it
+# case -> the userlands where the hooks do not handle it yet
 OPEN: dict[str, tuple[str, ...]] = {
     "2-busybox-password": ("busybox",),
     "3-control-char-secret": ("gnu", "busybox", "macos"),
@@ -32,7 +32,7 @@ OPEN: dict[str, tuple[str, ...]] = {
 
 
 def cases(item: str) -> list[object]:
-    return [pytest.param(u, marks=pytest.mark.xfail(strict=True, reason=f"hardening item {item}"))
+    return [pytest.param(u, marks=pytest.mark.xfail(strict=True, reason=f"not handled yet: {item}"))
             if u in OPEN.get(item, ()) else u for u in sorted(USERLANDS)]
 
 
