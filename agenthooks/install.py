@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -64,8 +65,6 @@ def run(
                                   prompter=prompter, interactive=interactive)
     check_writable(root)
     if gitstore.git_prefix(root) is None:
-        import sys
-
         print(f"agenthooks: warning: {root} is not in a git repository; installing there "
               "(the hooks are meant to be committed: git init first)", file=sys.stderr)
     planned = render.plan(answers, template_root) + frameworks.registrations(root, answers)
