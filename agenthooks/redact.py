@@ -29,8 +29,10 @@ def _expand(pattern: str) -> str:
 
 
 def awk_patterns() -> list[tuple[str, str]]:
-    """(name, awk-safe ERE) per pattern, in order: the hooks' awk joins them with '|'."""
-    return [(name, _expand(p)) for name, p in SECRET_PATTERNS.items()]
+    """(name, awk-safe ERE) per pattern, in order: the hooks' awk joins them with '|'.
+    Inside brackets `\t` is a tab to gawk and mawk but a backslash and a `t` to BusyBox
+    awk (POSIX regcomp), so the awk side spells blanks `[:blank:]`."""
+    return [(name, _expand(p).replace(" \\t", "[:blank:]")) for name, p in SECRET_PATTERNS.items()]
 
 
 def combined_ere() -> str:
