@@ -183,8 +183,7 @@ def _set_version(text: str, version: int) -> str:
     node = _compose(text)
     keys = _top_keys(node)
     if "version" in keys:
-        value = keys["version"][1]
-        return text[:value.start_mark.index] + str(version) + text[value.end_mark.index:]
+        return set_values(text, {"version": version})[0]
     line = f"version: {version}\n"
     if isinstance(node, yaml.MappingNode) and node.value:
         at = node.value[0][0].start_mark.index

@@ -67,7 +67,8 @@ def run(
     if gitstore.git_prefix(root) is None:
         print(f"agenthooks: warning: {root} is not in a git repository; installing there "
               "(the hooks are meant to be committed: git init first)", file=sys.stderr)
-    planned = render.plan(answers, template_root) + frameworks.registrations(root, answers)
+    regs = frameworks.registrations(root, answers)
+    planned = render.plan(answers, template_root) + [pf for pfs in regs.values() for pf in pfs]
     restore_paths = frozenset(_relpath(root, r) for r in restore)
     # Flags whose value lives in config.yaml are applied to it when given on this run.
     # (A flag, or a new answer at the prompt; a recorded answer never overrides the file.)
@@ -102,7 +103,7 @@ def run(
     elif changed == 0 and mverdict == "identical":
         echo("up to date: nothing changed")
     touched = {v.path for v in verdicts if v.verdict in upgrade.WRITES}
-    for step in frameworks.next_steps(answers, root, touched):
+    for step in frameworks.next_steps(answers, touched, regs):
         echo(f"next: {step}")
     attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
     return 1 if attention else 0

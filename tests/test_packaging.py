@@ -56,9 +56,8 @@ def workdir(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[P
 
 def _run_readme_line(line: str, cwd: Path, env: dict[str, str], tool: str) -> None:
     """Run the line with bash, as a user pastes it; pipx and uv are the test venv's."""
-    for name in ("pipx", "uv"):
-        require(name, f"pip install {name}")
     tools = os.path.dirname(require("pipx", "pip install pipx"))
+    require("uv", "pip install uv")
     proc = subprocess.run(["bash", "-c", line], cwd=cwd, capture_output=True, text=True,
                           env={**env, "PATH": tools + os.pathsep + env["PATH"]}, timeout=600)
     assert proc.returncode == 0, f"{line}\n{proc.stdout}\n{proc.stderr}"

@@ -78,31 +78,31 @@ def detect(root: Path) -> list[str]:
     return [fw.NAME for fw in REGISTRY if any((root / p).exists() for p in fw.DETECT)]
 
 
-def registrations(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
-    """PlannedFiles for each selected framework's hook registration (merged, not replaced)."""
-    out: list[PlannedFile] = []
+def registrations(root: Path, answers: dict[str, Any]) -> dict[str, list[PlannedFile]]:
+    """Each selected framework's PlannedFiles for its hook registration (merged, not replaced)."""
+    out: dict[str, list[PlannedFile]] = {}
     for name in answers["frameworks"]:
         fw = get(name)
         if fw is not None:
-            out.extend(fw.plan(root, answers))
+            out[name] = fw.plan(root, answers)
     return out
 
 
-def next_steps(answers: dict[str, Any], root: Path | None = None,
-               changed: set[str] | None = None) -> list[str]:
-    """What the user must still do by hand (trust prompts and the like). With `changed`,
-    only for frameworks whose registration files are among those paths: a re-install
-    that left them as they were has nothing new to say."""
+def next_steps(answers: dict[str, Any], changed: set[str] | None = None,
+               own: dict[str, list[PlannedFile]] | None = None) -> list[str]:
+    """What the user must still do by hand (trust prompts and the like). With `changed`
+    (the paths this run wrote) and `own` (registrations()), only for frameworks whose files
+    are among them: a re-install that left them as they were has nothing new to say."""
     out: list[str] = []
     for name in answers["frameworks"]:
         fw = get(name)
         if fw is None:
             continue
-        if changed is not None and root is not None:
+        if changed is not None:
             # A framework with no file of its own (generic) is wired through the hooks.
-            own = {pf.path for pf in fw.plan(root, answers)} or {
+            files = {pf.path for pf in (own or {}).get(name, [])} or {
                 p for p in changed if p.startswith(".agent/hooks/")}
-            if not own & changed:
+            if not files & changed:
                 continue
         out.extend(fw.next_steps(answers))
     return out
