@@ -16,9 +16,9 @@ HOOKS = ("pre_task", "post_edit", "on_compact")
 
 # Bump a template's rev only when its output changes; upgrades compare revs.
 TEMPLATE_REVS = {
-    "hooks/pre_task.sh": 4,
-    "hooks/post_edit.sh": 4,
-    "hooks/on_compact.sh": 4,
+    "hooks/pre_task.sh": 5,
+    "hooks/post_edit.sh": 5,
+    "hooks/on_compact.sh": 5,
     "config.yaml": 2,
     "agent/gitignore": 1,
     "agent/gitattributes": 1,
@@ -38,6 +38,12 @@ def templates_dir() -> Path:
     here = Path(__file__).resolve().parent
     shipped = here / "templates"
     return shipped if shipped.is_dir() else here.parent / "templates"
+
+
+def _printf_b(text: str) -> str:
+    """TEXT as one single-quoted bash word that `printf '%b'` prints back exactly."""
+    body = text.replace("\\", "\\\\").replace("\n", "\\n").replace("'", "'\\''")
+    return f"'{body}'"
 
 
 def _awkstr(value: str) -> str:
@@ -77,6 +83,7 @@ def environment(root: str | None = None) -> jinja2.Environment:
     )
     env.filters["sh"] = lambda v: shlex.quote(str(v))
     env.filters["awkstr"] = _awkstr
+    env.filters["printf_b"] = _printf_b
     env.filters["yamlstr"] = lambda v: json.dumps(str(v), ensure_ascii=False)
     return env
 

@@ -145,10 +145,7 @@ def lines_of(platforms: list[str], frameworks: list[str]) -> dict[str, int]:
 def test_rendered_hooks_stay_small() -> None:
     default = lines_of(["linux"], ["claude-code"])
     assert sum(default.values()) <= 1200, default
-    assert default["post_edit.sh"] <= 600 and default["on_compact.sh"] <= 600, default
-    # pre_task.sh carries the block builder (its awk program alone is ~250 lines) and the
-    # runtime the other two load: short of the 600-line goal for now, never to grow.
-    assert default["pre_task.sh"] <= 815, default
+    assert max(default.values()) <= 600, default
     every = lines_of(["linux", "macos", "busybox"], list(NAMES))
     assert sum(every.values()) <= 1600, every
 

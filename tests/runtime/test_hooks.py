@@ -427,3 +427,23 @@ def test_a_boundary_without_a_timestamp_is_detected_once(tmp_path: Path) -> None
         assert run_hook(repo, "on_compact", stdin, "gemini-cli").stdout == ""
     assert sum("compaction record in the transcript" in ln for ln in log_lines(repo)) == 1
     assert chat.stat().st_size > 30000
+
+
+def test_the_awk_program_is_data_in_on_compact_and_pre_task_runs_it(tmp_path: Path) -> None:
+    from agenthooks.render import templates_dir
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "generic")
+    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT)
+    hook = repo / ".agent/hooks/on_compact.sh"
+    awk = (templates_dir() / "hooks/_block.awk").read_text(encoding="utf-8").splitlines()
+    # Plain awk in a quoted heredoc after the hook's last command: no escaping to read past.
+    data = hook.read_text(encoding="utf-8").split("\n: <<'AGENTHOOKS_AWK'\n")[1].splitlines()
+    assert data[0] == awk[0] and data[-2:] == [awk[-1], "AGENTHOOKS_AWK"] and len(data) > 200
+    assert "Indent with 4 spaces" in block_of(run_hook(repo, "pre_task", "").stdout)
+    # Without it (or with one of another release) pre_task says so in one line, and logs why.
+    hook.rename(hook.with_name("elsewhere.sh"))
+    write_memory(repo, notes="- a change, so that the block is built again\n")
+    proc = run_hook(repo, "pre_task", "")
+    assert proc.returncode == 0 and proc.stderr == "" and BEGIN not in proc.stdout
+    assert "could not be built" in proc.stdout
+    assert "on_compact.sh is missing or not release" in log_lines(repo)[-1]
