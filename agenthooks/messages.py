@@ -26,10 +26,16 @@ MESSAGES: dict[str, dict[str, str]] = {
             "Full files: .agent/memory/. Update snapshot.md when the task changes phase "
             "(a progress board, not an edit log). Task done: bash .agent/hooks/pre_task.sh --archive"
         ),
-        "compacted": "Context was compacted: memory reloaded from .agent/memory/; it wins over the summary.",
+        "compacted": (
+            "Context was compacted: memory reloaded from .agent/memory/; it wins over the summary. "
+            "This is the same task, continued, not a new session: do not start over or greet; "
+            "resume the In progress item and the user's latest request."
+        ),
         "reloaded": (
             "agenthooks detected a context compaction and reloaded memory: "
-            "follow .agent/memory/ over the conversation summary."
+            "follow .agent/memory/ over the conversation summary. "
+            "This is the same task, continued, not a new session: do not start over or greet; "
+            "resume the In progress item and the user's latest request."
         ),
         "remind": (
             "agenthooks: .agent/memory/snapshot.md was last updated %s minutes ago. If the task "
@@ -56,8 +62,14 @@ MESSAGES: dict[str, dict[str, str]] = {
             "完整文件：.agent/memory/。任务阶段变化时更新 snapshot.md（进度板，不是修改记录）。"
             "任务完成后归档：bash .agent/hooks/pre_task.sh --archive"
         ),
-        "compacted": "上下文已被压缩：已从 .agent/memory/ 重新加载记忆，以记忆为准，而非摘要。",
-        "reloaded": "agenthooks 检测到上下文压缩并已重新加载记忆：请以 .agent/memory/ 为准，而非对话摘要。",
+        "compacted": (
+            "上下文已被压缩：已从 .agent/memory/ 重新加载记忆，以记忆为准，而非摘要。"
+            "这是同一任务的继续，不是新会话：不要从头开始或打招呼；继续“进行中”的事项和用户最近的请求。"
+        ),
+        "reloaded": (
+            "agenthooks 检测到上下文压缩并已重新加载记忆：请以 .agent/memory/ 为准，而非对话摘要。"
+            "这是同一任务的继续，不是新会话：不要从头开始或打招呼；继续“进行中”的事项和用户最近的请求。"
+        ),
         "remind": (
             "agenthooks：.agent/memory/snapshot.md 已 %s 分钟未更新。如果任务阶段有变化（完成了一步、"
             "做了决定），请现在更新“进行中”和“关键决策”；不要记录每次修改。"

@@ -102,6 +102,7 @@ def context(answers: dict[str, Any], template_root: str | None = None) -> dict[s
         "frameworks": selected,
         "known_frameworks": frameworks.NAMES,
         "transcript_frameworks": [f for f in frameworks.TRANSCRIPTS if f in selected],
+        "inline_tokens": {f: c for f, c in frameworks.INLINE_TOKENS.items() if f in selected},
         "profile": platforms.profile(answers["platforms"]).as_dict(),
         "defaults": config.DEFAULTS,
         "tunables": config.TUNABLES,

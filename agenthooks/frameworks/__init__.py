@@ -63,6 +63,9 @@ REGISTRY: tuple[Framework, ...] = (
 NAMES = tuple(fw.NAME for fw in REGISTRY)
 DETECT: dict[str, tuple[str, ...]] = {fw.NAME: fw.DETECT for fw in REGISTRY if fw.DETECT}
 TRANSCRIPTS = tuple(fw.NAME for fw in REGISTRY if fw.TRANSCRIPT)
+# A framework may declare INLINE_TOKENS: the most of the block its host shows inline.
+INLINE_TOKENS: dict[str, int] = {fw.NAME: int(getattr(fw, "INLINE_TOKENS"))
+                                 for fw in REGISTRY if hasattr(fw, "INLINE_TOKENS")}
 # Wired through the hooks alone: the answer when nothing else is detected.
 DEFAULT = generic.NAME
 

@@ -18,6 +18,9 @@ NAME = "codex"
 DETECT: tuple[str, ...] = (".codex",)
 # Its hook payload names a transcript with token usage the hooks can read.
 TRANSCRIPT = True
+# The most of the block, in estimated tokens, the host shows the model inline: Codex moves
+# hook output over about 2,500 tokens to a file (openai/codex #21069).
+INLINE_TOKENS = 2400
 PATH = ".codex/hooks.json"
 TIMEOUT = 30
 

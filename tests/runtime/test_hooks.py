@@ -447,3 +447,42 @@ def test_the_awk_program_is_data_in_on_compact_and_pre_task_runs_it(tmp_path: Pa
     assert proc.returncode == 0 and proc.stderr == "" and BEGIN not in proc.stdout
     assert "could not be built" in proc.stdout
     assert "on_compact.sh is missing or not release" in log_lines(repo)[-1]
+
+
+def test_the_block_stays_under_the_hosts_inline_limit_whatever_the_budget(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "codex", "--framework", "claude-code")
+    word = "the cache layer keys need a tenant prefix"
+    write_memory(repo, tattoo=SAMPLE_TATTOO, notes="".join(f"- note {i}: {word}\n" for i in range(90)),
+                 snapshot="## Goal\nShip it\n## In progress\n" + "".join(
+                     f"- [ ] step {i}: {word}\n" for i in range(200)) + "## Key decisions\n- none\n")
+    (repo / ".agent/config.yaml").write_text("budget_tokens: 4000\nnotes_count: 80\n")
+    start = {"session_id": "s1", "hook_event_name": "SessionStart", "source": "startup"}
+
+    def block(framework: str) -> str:
+        out = json.loads(run_hook(repo, "pre_task", start, framework).stdout)
+        return block_of(out["hookSpecificOutput"]["additionalContext"])
+    codex = block("codex")
+    # Codex moves hook output over ~2,500 tokens to a file: kept to 2,400, cut as usual.
+    assert 2400 * 0.8 <= estimate(codex) <= 2400, estimate(codex)
+    assert "older notes left out for the budget" in codex and "Indent with 4 spaces" in codex
+    assert "budget_tokens 4000 is over what codex shows inline: kept to 2400" in log_lines(repo)[-1]
+    # Claude Code takes 10,000 characters inline: the budget's own size, under that cap.
+    claude = block("claude-code")
+    assert estimate(claude) > 2400 and len(claude) <= 10000
+    assert "kept to" not in log_lines(repo)[-1]
+
+
+def test_a_reload_reads_as_the_same_task_continued(land):  # type: ignore[no-untyped-def]
+    repo, env = land
+    start = block_of(run_hook(repo, "pre_task", "", env=env).stdout)
+    compact = {"session_id": "s1", "hook_event_name": "SessionStart", "source": "compact"}
+    after = json.loads(run_hook(repo, "pre_task", compact, "claude-code", env=env).stdout)
+    detected = prompt(repo, env, None, prompt="CONTEXT CHECKPOINT COMPACTION")
+    reload = json.loads(detected.stdout)
+    continued = "This is the same task, continued, not a new session"
+    assert continued not in start
+    for out in (after, reload):
+        text = out["hookSpecificOutput"]["additionalContext"]
+        assert continued in text and "resume the In progress item" in text
+        assert block_of(text) != start and "stuck on error handling" in text
