@@ -16,7 +16,9 @@ tattoo.md itself. After each compaction, from the requests the mock recorded:
 from __future__ import annotations
 
 import dataclasses
+import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -199,6 +201,31 @@ def test_codex_three_auto_compactions(clis: C.CLIs, sandbox: C.Sandbox,
 # Gemini CLI: two compressions, resumed prompts in between
 
 
+def chat_file_of_this_minute(home: Path, sid: str) -> Path:
+    """Name the session's chat file after the current minute (UTC), as a resume within the
+    minute the session started finds it. Measured in Gemini CLI 0.61.0: a resume first
+    starts a chat file named after the current minute; when that is the session's file,
+    it appends a fresh header to it and then rewrites the whole history with new
+    timestamps (a later minute gets a file of its own and the timestamps stay)."""
+    if time.gmtime().tm_sec >= 45:  # leave the CLI time to start within this minute
+        time.sleep(61 - time.gmtime().tm_sec)
+    found = sorted((home / ".gemini" / "tmp").rglob(f"chats/session-*-{sid[:8]}.jsonl"))
+    assert len(found) == 1, found
+    name = time.strftime("session-%Y-%m-%dT%H-%M-", time.gmtime()) + f"{sid[:8]}.jsonl"
+    return found[0].rename(found[0].with_name(name))
+
+
+def summary_timestamps(chat: Path) -> dict[str, set[str]]:
+    """id -> the timestamps the chat file gave the message holding a compressed history,
+    in the order the ids first appear."""
+    seen: dict[str, set[str]] = {}
+    for line in chat.read_text(encoding="utf-8").split("\n"):
+        for msg in json.loads(line or "{}").get("$set", {}).get("messages", []):
+            if "<state_snapshot>" in json.dumps(msg):
+                seen.setdefault(msg["id"], set()).add(msg["timestamp"])
+    return seen
+
+
 def test_gemini_two_compressions_across_resumes(clis: C.CLIs, sandbox: C.Sandbox,
                                                 mock_api: MockAPI) -> None:
     """Each resumed turn fires SessionStart(resume) (memory, not a detection); on_compact
@@ -212,12 +239,15 @@ def test_gemini_two_compressions_across_resumes(clis: C.CLIs, sandbox: C.Sandbox
                compress: bool = False) -> subprocess.CompletedProcess[str]:
         # One turn never compresses; a resumed one does under a tiny threshold.
         C.setup_gemini_home(sandbox.home, compression_threshold=0.0001 if compress else None)
+        if sid:
+            chat[0] = chat_file_of_this_minute(sandbox.home, sid)
         mock_api.script("gemini", replies)
         proc = C.run_gemini(sandbox.repo, sandbox.home, mock_api,
                             C.gemini_prompt(prompt, resume=sid), clis=clis)
         ok(proc, mock_api)
         return proc
 
+    chat = [Path()]
     sid = C.session_id(gemini("write app.py", None, [write("app.py", "x = 1\n"), text("Wrote it.")]))
     blocks = {}
     for k, edits in ((1, lambda: [memory.rule_edit("E2E-RULE-r2: never use tabs"),
@@ -239,8 +269,13 @@ def test_gemini_two_compressions_across_resumes(clis: C.CLIs, sandbox: C.Sandbox
         lines = detections(project)
         assert len(lines) == k and "a compaction record in the transcript" in lines[-1], project.log()
         # A resume with no compression: the rewritten history is not a new compaction.
+        stamps = summary_timestamps(chat[0])
         gemini(f"resume {k}", sid, [text(f"Resumed {k}.")])
         assert len(compressions(mock_api)) == k
+        rewritten = summary_timestamps(chat[0])
+        assert rewritten.keys() == stamps.keys() and len(stamps) == k, (stamps, rewritten)
+        latest = list(stamps)[-1]  # the id of the compressed history now in use
+        assert rewritten[latest] > stamps[latest], ("the resume kept the timestamps", rewritten)
         assert len(detections(project)) == k, project.log()
     memory.on_disk()
     assert len(blocks[1]) == len(blocks[2]), (blocks[1], blocks[2])
