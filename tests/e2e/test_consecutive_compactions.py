@@ -26,15 +26,15 @@ import pytest
 try:
     from . import clis as C
     from .mockapi import GEMINI_VERIFY_MARK, MockAPI, Reply, Request, edit, text, tool, write
-    from .test_agenthooks_e2e import (CLAUDE_PINS, COMPACTED, RELOADED, RULE, PROGRESS,
-                                      Project, assert_offline, install, memory_blocks, ok)
+    from .test_agenthooks_e2e import (COMPACTED, RELOADED, RULE, PROGRESS, Project,
+                                      assert_offline, claude_clis, install, memory_blocks, ok)
 except ImportError:  # tests/e2e is not a package
     import clis as C  # type: ignore[no-redef]
     from mockapi import (GEMINI_VERIFY_MARK, MockAPI, Reply, Request,  # type: ignore[no-redef]
                          edit, text, tool, write)
-    from test_agenthooks_e2e import (CLAUDE_PINS, COMPACTED, RELOADED,  # type: ignore[no-redef]
-                                     RULE, PROGRESS, Project, assert_offline, install,
-                                     memory_blocks, ok)
+    from test_agenthooks_e2e import (COMPACTED, RELOADED, RULE,  # type: ignore[no-redef]
+                                     PROGRESS, Project, assert_offline, claude_clis,
+                                     install, memory_blocks, ok)
 
 pytestmark = pytest.mark.e2e
 
@@ -99,11 +99,6 @@ def compressions(mock: MockAPI) -> list[Request]:
 
 # --------------------------------------------------------------------------
 # Claude Code: five /compact in one session
-
-
-@pytest.fixture(params=CLAUDE_PINS)
-def claude_clis(request: pytest.FixtureRequest, clis: C.CLIs) -> C.CLIs:
-    return dataclasses.replace(clis, claude=clis.pinned["claude"][request.param])
 
 
 def test_claude_five_compactions(claude_clis: C.CLIs, sandbox: C.Sandbox,
