@@ -35,7 +35,8 @@ e2e-deps:
 	@echo "e2e-deps: installing the pinned agent CLIs ($(E2E_PINS), about 760 MB) into $(E2E_CACHE)"
 	@set -e; specs=$$(grep -v '^#' $(E2E_PINS)); n=$$(echo "$$specs" | wc -l); i=0; \
 	for spec in $$specs; do i=$$((i + 1)); echo "e2e-deps: [$$i/$$n] $$spec"; \
-	  npm install --prefix $(E2E_CACHE) --no-audit --no-fund --loglevel=error $$spec; done
+	  pkg=$${spec%@*}; dir=$(E2E_CACHE); case " $$seen " in *" $$pkg "*) dir=$$dir/$${pkg##*/}-$${spec##*@};; esac; seen="$$seen $$pkg"; \
+	  npm install --prefix $$dir --no-audit --no-fund --loglevel=error $$spec; done
 	@echo "e2e-deps: done ($$(du -sh $(E2E_CACHE) | cut -f1) in $(E2E_CACHE))"
 
 bench: $(BIN)/agenthooks

@@ -36,19 +36,27 @@ COMMANDS = {"@anthropic-ai/claude-code": "claude", "@google/gemini-cli": "gemini
             "@openai/codex": "codex"}
 
 
-def _pins() -> dict[str, tuple[str, str]]:
-    """command -> (npm package, version), read from pins.txt."""
-    found: dict[str, tuple[str, str]] = {}
-    for line in PINS.read_text(encoding="utf-8").splitlines():
-        spec = line.strip()
-        if spec and not spec.startswith("#"):
-            pkg, _, ver = spec.rpartition("@")
-            found[COMMANDS[pkg]] = (pkg, ver)
-    return found
+def _pins() -> list[tuple[str, str]]:
+    """(npm package, version) of each line of pins.txt, in order."""
+    return [tuple(line.strip().rpartition("@")[::2])  # type: ignore[misc]
+            for line in PINS.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
 
 
-VERSIONS = _pins()
-NPM_SPECS = [f"{pkg}@{ver}" for pkg, ver in VERSIONS.values()]
+def version_prefix(prefix: Path, pkg: str, ver: str) -> Path:
+    """Where `make e2e-deps` installs a further version of a package pinned twice."""
+    return prefix / f"{pkg.rpartition('/')[2]}-{ver}"
+
+
+NPM_SPECS = [f"{pkg}@{ver}" for pkg, ver in _pins()]
+# command -> (npm package, version) of its first pin; ALSO: command -> its further versions.
+VERSIONS: dict[str, tuple[str, str]] = {}
+ALSO: dict[str, list[str]] = {}
+for _pkg, _ver in _pins():
+    if COMMANDS[_pkg] in VERSIONS:
+        ALSO.setdefault(COMMANDS[_pkg], []).append(_ver)
+    else:
+        VERSIONS[COMMANDS[_pkg]] = (_pkg, _ver)
 GEMINI_MODEL = "gemini-2.5-flash"
 CODEX_MODEL = "gpt-5.5"
 DEFAULT_TIMEOUT = 90
@@ -63,9 +71,6 @@ def cache_dir() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".cache" / "agenthooks-e2e"
 
 
-def install_command(prefix: Path | None = None) -> list[str]:
-    prefix = prefix or cache_dir()
-    return ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", *NPM_SPECS]
 
 
 def install_hint() -> str:
@@ -80,6 +85,8 @@ class CLIs:
     codex: Path
     gemini: Path
     versions: dict[str, str]
+    # Every pinned version of each command, first pin first: command -> {version: executable}.
+    pinned: dict[str, dict[str, Path]]
 
 
 def _installed_version(prefix: Path, package: str) -> str | None:
@@ -90,17 +97,24 @@ def _installed_version(prefix: Path, package: str) -> str | None:
     return doc.get("version")
 
 
+def _every_pin(prefix: Path) -> list[tuple[str, str, Path]]:
+    """(command, version, install prefix) of every pin."""
+    return [(n, ver, prefix) for n, (_, ver) in VERSIONS.items()] + [
+        (n, ver, version_prefix(prefix, VERSIONS[n][0], ver)) for n, vers in ALSO.items()
+        for ver in vers]
+
+
 def _all_pinned(prefix: Path) -> bool:
-    return all(_installed_version(prefix, pkg) == ver and (prefix / "node_modules" / ".bin" / n).exists()
-               for n, (pkg, ver) in VERSIONS.items())
+    return all(_installed_version(p, VERSIONS[n][0]) == ver and (p / "node_modules" / ".bin" / n).exists()
+               for n, ver, p in _every_pin(prefix))
 
 
 def _check_versions(prefix: Path) -> dict[str, str]:
-    """Run `<cli> --version` for each CLI and check it reports the pinned version."""
+    """Run `<cli> --version` for each pinned CLI and check it reports the pinned version."""
     bin_dir = prefix / "node_modules" / ".bin"
     found: dict[str, str] = {}
-    for name, (_, ver) in VERSIONS.items():
-        exe = bin_dir / name
+    for name, ver, where in _every_pin(prefix):
+        exe = where / "node_modules" / ".bin" / name
         # The CLIs write state (~/.codex/tmp, ~/.gemini/projects.json) even here.
         with tempfile.TemporaryDirectory(prefix="agenthooks-e2e-version-") as home:
             env = {"PATH": _base_path(bin_dir), "HOME": home, "TMPDIR": home,
@@ -116,7 +130,7 @@ def _check_versions(prefix: Path) -> dict[str, str]:
         if out.returncode != 0 or ver not in text_out:
             raise CLIUnavailable(f"{name} --version gave {text_out!r} (exit {out.returncode}),"
                                  f" expected {ver}")
-        found[name] = text_out.splitlines()[0] if text_out else ver
+        found.setdefault(name, text_out.splitlines()[0] if text_out else ver)
     return found
 
 
@@ -130,8 +144,12 @@ def ensure_clis(prefix: Path | None = None) -> CLIs:
         raise CLIUnavailable(f"the pinned agent CLIs are not installed in {prefix}")
     bin_dir = prefix / "node_modules" / ".bin"
     versions = _check_versions(prefix)
+    pinned: dict[str, dict[str, Path]] = {}
+    for name, ver, where in _every_pin(prefix):
+        pinned.setdefault(name, {})[ver] = where / "node_modules" / ".bin" / name
     return CLIs(prefix=prefix, bin_dir=bin_dir, claude=bin_dir / "claude",
-                codex=bin_dir / "codex", gemini=bin_dir / "gemini", versions=versions)
+                codex=bin_dir / "codex", gemini=bin_dir / "gemini", versions=versions,
+                pinned=pinned)
 
 
 def require_clis() -> CLIs:

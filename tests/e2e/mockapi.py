@@ -371,7 +371,8 @@ class MockAPI:
         msgs = [m for m in body.get("messages", []) if m.get("role") == "user"]
         last = msgs[-1] if msgs else {}
         if any(CLAUDE_SUMMARY_MARK in t for t in _texts(last.get("content"))):
-            return "summary", text(self.summary_text)
+            # In <summary> tags, as asked: Claude Code 2.1.328 asks again for an answer without.
+            return "summary", text(f"<summary>{self.summary_text}</summary>")
         return "main", self._next_reply("claude")
 
     def claude_blocks(self, reply: Reply) -> list[dict]:

@@ -16,6 +16,7 @@ CLI wrote (no AGENT_CONTEXT_LEN).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -29,16 +30,17 @@ import pytest
 
 try:
     from . import clis as C
-    from .mockapi import MockAPI, Request, edit, text, write
+    from .mockapi import MockAPI, Request, _texts, edit, text, write
 except ImportError:  # tests/e2e is not a package
     import clis as C  # type: ignore[no-redef]
-    from mockapi import MockAPI, Request, edit, text, write  # type: ignore[no-redef]
+    from mockapi import MockAPI, Request, _texts, edit, text, write  # type: ignore[no-redef]
 
 pytestmark = pytest.mark.e2e
 
 RULE = "E2E-RULE-7f3: never use tabs"
 PROGRESS = "E2E-PROGRESS-c41: refactor get_user"
 BEGIN = "===== AGENT MEMORY BEGIN ====="
+END = "===== AGENT MEMORY END ====="
 REMIND = ".agent/memory/snapshot.md was last updated"
 # on_compact's notice when it reloads memory by itself (not through SessionStart).
 RELOADED = "agenthooks detected a context compaction and reloaded memory"
@@ -160,6 +162,27 @@ def assert_memory(req: Request | None, what: str) -> None:
     assert not missing, f"{what} lacks {missing}:\n{req.json_text[:6000]}"
 
 
+def memory_blocks(req: Request, after: str | None = None) -> list[str]:
+    """The memory blocks in req, in the order of the request's text, and only those
+    after the first occurrence of `after` (e.g. the compaction summary) when given."""
+    joined = "\n".join(_texts(req.body))
+    if after is not None:
+        assert after in joined, f"{after!r} not in the request:\n{joined[:6000]}"
+        joined = joined[joined.index(after):]
+    return re.findall(re.escape(BEGIN) + ".*?" + re.escape(END), joined, re.S)
+
+
+def assert_memory_after_summary(req: Request | None, mock: MockAPI, what: str,
+                                markers: tuple[str, ...] = (RULE, PROGRESS)) -> list[str]:
+    """A block with the current markers occurs after the summary text in req, wherever the
+    host version places it (before or after the next prompt). Returns all of req's blocks."""
+    assert req is not None, f"no {what}"
+    later = memory_blocks(req, after=mock.summary_text)
+    assert any(all(m in b for m in markers) for b in later), (
+        f"{what}: no block with {markers} after the summary; blocks after it: {later}")
+    return memory_blocks(req)
+
+
 def assert_offline(mock: MockAPI) -> None:
     assert mock.refused == [], f"requests tried to leave loopback: {mock.refused}"
     assert mock.errors == [], mock.errors
@@ -181,6 +204,14 @@ def assert_reminded_once(project: Project, mock: MockAPI, dialect: str) -> None:
 # --------------------------------------------------------------------------
 # Claude Code
 
+CLAUDE_PINS = [C.VERSIONS["claude"][1], *C.ALSO.get("claude", [])]
+
+
+@pytest.fixture(params=CLAUDE_PINS)
+def claude_clis(request: pytest.FixtureRequest, clis: C.CLIs) -> C.CLIs:
+    """The CLIs with `claude` at each pinned version in turn."""
+    return dataclasses.replace(clis, claude=clis.pinned["claude"][request.param])
+
 
 def claude(sandbox: C.Sandbox, mock: MockAPI, clis: C.CLIs, prompt: str,
            sid: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -190,14 +221,14 @@ def claude(sandbox: C.Sandbox, mock: MockAPI, clis: C.CLIs, prompt: str,
     return proc
 
 
-def test_claude_memory_and_reminder(clis: C.CLIs, sandbox: C.Sandbox,
+def test_claude_memory_and_reminder(claude_clis: C.CLIs, sandbox: C.Sandbox,
                                     mock_api: MockAPI) -> None:
     project = install(sandbox, "claude-code")
     project.make_stale()
     mock_api.script("claude", [write("app.py", "def get_user(uid):\n    return uid\n"),
                                edit("app.py", "return uid", "return int(uid)"),
                                text("Edited app.py.")])
-    claude(sandbox, mock_api, clis, "refactor get_user")
+    claude(sandbox, mock_api, claude_clis, "refactor get_user")
 
     assert_memory(mock_api.main_requests("claude")[0], "first Claude request")  # (a)
     assert_reminded_once(project, mock_api, "claude")  # (b)
@@ -206,7 +237,7 @@ def test_claude_memory_and_reminder(clis: C.CLIs, sandbox: C.Sandbox,
     assert_offline(mock_api)  # (d)
 
 
-def test_claude_manual_compact_reloads_memory(clis: C.CLIs, sandbox: C.Sandbox,
+def test_claude_manual_compact_reloads_memory(claude_clis: C.CLIs, sandbox: C.Sandbox,
                                               mock_api: MockAPI) -> None:
     # Headless Claude Code 2.1.197 does not auto-compact (the mock's huge usage and
     # CLAUDE_AUTOCOMPACT_PCT_OVERRIDE are ignored), so this is a manual /compact:
@@ -214,16 +245,16 @@ def test_claude_manual_compact_reloads_memory(clis: C.CLIs, sandbox: C.Sandbox,
     project = install(sandbox, "claude-code")
     mock_api.script("claude", [write("app.py", "x = 1\n"), text("Wrote app.py."),
                                text("Second answer.")])
-    sid = C.session_id(claude(sandbox, mock_api, clis, "write app.py"))
-    claude(sandbox, mock_api, clis, "second question", sid)  # /compact needs two turns
-    claude(sandbox, mock_api, clis, "/compact", sid)
+    sid = C.session_id(claude(sandbox, mock_api, claude_clis, "write app.py"))
+    claude(sandbox, mock_api, claude_clis, "second question", sid)  # /compact needs two turns
+    claude(sandbox, mock_api, claude_clis, "/compact", sid)
     mock_api.script("claude", [text("Continuing.")])
-    claude(sandbox, mock_api, clis, "what next?", sid)
+    claude(sandbox, mock_api, claude_clis, "what next?", sid)
 
     assert len(mock_api.summary_requests("claude")) == 1
     after = mock_api.first_main_after_summary("claude")
-    assert after is not None and mock_api.summary_text in after
-    assert_memory(after, "first Claude request after /compact")  # (c)
+    assert_memory_after_summary(after, mock_api, "first Claude request after /compact")  # (c)
+    assert_memory(after, "first Claude request after /compact")
     assert project.log_matching("on_compact", "compaction announced by the host (PreCompact)")
     assert project.log_matching(
         "pre_task", "compaction detected (SessionStart source=compact); memory reloaded")
@@ -233,19 +264,19 @@ def test_claude_manual_compact_reloads_memory(clis: C.CLIs, sandbox: C.Sandbox,
     assert_offline(mock_api)  # (d)
 
 
-def test_claude_context_drop_from_transcript(clis: C.CLIs, sandbox: C.Sandbox,
+def test_claude_context_drop_from_transcript(claude_clis: C.CLIs, sandbox: C.Sandbox,
                                              mock_api: MockAPI) -> None:
     """on_compact reads the latest usage from the transcript Claude Code wrote."""
     project = install(sandbox, "claude-code")
     mock_api.script("claude", [text("Big context.", input_tokens=120_000),
                                text("Small context.", input_tokens=3_000),
                                text("After the drop.")])
-    sid = C.session_id(claude(sandbox, mock_api, clis, "first question"))
+    sid = C.session_id(claude(sandbox, mock_api, claude_clis, "first question"))
     # Prompt 2: the transcript's latest usage is 120000 (the baseline).
-    claude(sandbox, mock_api, clis, "second question", sid)
+    claude(sandbox, mock_api, claude_clis, "second question", sid)
     assert not project.log_matching("on_compact", "compaction detected"), project.log()
     # Prompt 3: the latest usage is now 3000, a drop of more than drop_percent (40).
-    claude(sandbox, mock_api, clis, "third question", sid)
+    claude(sandbox, mock_api, claude_clis, "third question", sid)
 
     assert project.log_matching(
         "on_compact", "compaction detected (context length dropped 120000 -> 3000)"), project.log()

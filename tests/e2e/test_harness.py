@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import socket
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -341,3 +343,26 @@ def test_pins_are_one_list_for_make_and_the_tests() -> None:
     assert set(C.NPM_SPECS) == {line for line in C.PINS.read_text().splitlines()
                                 if line and not line.startswith("#")}
     assert {"claude", "codex", "gemini"} <= set(C.VERSIONS)
+
+
+def test_a_second_pin_of_a_package_is_installed_where_the_tests_look(tmp_path: Path) -> None:
+    """`make e2e-deps` puts a package's further versions in folders of their own, the same
+    folders ensure_clis() reads, so two versions of one CLI live side by side."""
+    assert C.ALSO, "pins.txt pins no package twice"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "npm").write_text('#!/bin/sh\necho "npm $*"\n')
+    (bin_dir / "npm").chmod(0o755)
+    cache = tmp_path / "cache"
+    proc = subprocess.run(["make", "-s", "e2e-deps", f"E2E_CACHE={cache}"],
+                          cwd=Path(__file__).parents[2], capture_output=True, text=True,
+                          env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    assert proc.returncode == 0, proc.stderr
+    prefixes = {line.split()[-1]: line.split()[3] for line in proc.stdout.splitlines()
+                if line.startswith("npm install")}
+    assert set(prefixes) == set(C.NPM_SPECS), proc.stdout
+    for name, vers in C.ALSO.items():
+        pkg, first = C.VERSIONS[name]
+        assert prefixes[f"{pkg}@{first}"] == str(cache)
+        for ver in vers:
+            assert prefixes[f"{pkg}@{ver}"] == str(C.version_prefix(cache, pkg, ver))
