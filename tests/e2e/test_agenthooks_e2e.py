@@ -317,6 +317,36 @@ def test_codex_memory_and_reminder(clis: C.CLIs, sandbox: C.Sandbox,
     assert_offline(mock_api)  # (d)
 
 
+def _estimate(block: str) -> int:
+    """The block's tokens as the README documents the estimate, counted here."""
+    wide = [sum(1 for c in ln if ord(c) >= 0x800) for ln in block.split("\n")]
+    return sum(w + (len(ln) - w + 4) // 4 for w, ln in zip(wide, block.split("\n")))
+
+
+def test_codex_block_stays_inline_with_a_large_budget(clis: C.CLIs, sandbox: C.Sandbox,
+                                                      mock_api: MockAPI) -> None:
+    """Codex moves hook output over ~2,500 tokens to a file: with budget_tokens 4000 and
+    more memory than that (Chinese: a token a character, so the 10,000-character cap alone
+    would let ~9,000 tokens through), the whole block still reaches the model inline."""
+    project = install(sandbox, "codex")
+    filler = "缓存层的键需要加上租户前缀以免数据串号"
+    project.snapshot.write_text(SNAPSHOT + "".join(f"- [ ] step {i}: {filler}\n" for i in range(200)))
+    (project.agent / "memory" / "notes.md").write_text(
+        "".join(f"- note {i}: {filler}\n" for i in range(90)), encoding="utf-8")
+    (project.agent / "config.yaml").write_text("budget_tokens: 4000\nnotes_count: 80\n")
+    mock_api.script("codex", [text("Done.")])
+    codex(sandbox, mock_api, clis, ["what is next?"])
+
+    first = mock_api.main_requests("codex")[0]
+    assert_memory(first, "first Codex request")
+    blocks = memory_blocks(first)
+    assert len(blocks) == 1 and RULE in blocks[0], blocks
+    assert 1900 <= _estimate(blocks[0]) <= 2400, _estimate(blocks[0])
+    assert "older notes left out for the budget" in blocks[0]
+    assert project.log_matching("pre_task", "over what codex shows inline: kept to 2400")
+    assert_offline(mock_api)
+
+
 def test_codex_auto_compact_reloads_memory(clis: C.CLIs, sandbox: C.Sandbox,
                                            mock_api: MockAPI) -> None:
     project = install(sandbox, "codex")
