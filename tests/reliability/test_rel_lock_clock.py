@@ -84,8 +84,9 @@ def test_any_lock_file_is_waited_for_at_most_the_timeout(tmp_path: Path, userlan
     repo, env = repo_for(tmp_path, userland, "macos" if userland == "macos" else "linux,macos")
     (repo / ".agent/config.yaml").write_text((repo / ".agent/config.yaml").read_text() +
                                              "lock_timeout_seconds: 2\n")
-    for name in (".lock.pid", ".lock"):
-        STUCK[kind](repo / ".agent/log" / name) if not (repo / ".agent/log" / name).exists() else None
+    STUCK[kind](repo / ".agent/log/.lock.pid")  # the portable lock
+    if kind != "dead-pid-break-folder":
+        STUCK[kind](repo / ".agent/log/.lock")  # flock's file
     for attempt in range(2):  # a stuck lock must not cost the timeout on every run
         res, took = run(repo, hook, env, stdin)
         assert res.returncode == 0 and res.stderr == ""
@@ -125,3 +126,23 @@ def test_busybox_flock_without_w_falls_back_to_the_portable_lock(tmp_path: Path)
     # The compaction was announced under the lock: the next prompt reloads memory.
     nxt, _ = run(repo, "on_compact", env, {**COMPACT, "prompt": "go on"})
     assert BEGIN in nxt.stdout, log(repo)
+
+
+@pytest.mark.parametrize("userland", sorted(USERLANDS))
+def test_parallel_edits_with_a_stale_snapshot_remind_once(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    snap = repo / ".agent/memory/snapshot.md"
+    old = time.time() - 3 * 3600
+    os.utime(snap, (old, old))
+    run(repo, "pre_task", env, {**START, "source": "startup"})  # the session starts: its state folder
+    go = tmp_path / "go"
+    os.mkfifo(go)  # a barrier: all ten start when it is opened for writing
+    start = f'read -r _ < "{go}"; exec bash .agent/hooks/post_edit.sh claude-code'
+    procs = [subprocess.Popen(["/bin/bash", "-c", start], cwd=repo, env=env, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(10)]
+    time.sleep(0.5)
+    with open(go, "w"):
+        pass
+    outs = [p.communicate(payload(EDIT), timeout=60) for p in procs]
+    assert all(err == "" for _, err in outs) and all(p.returncode == 0 for p in procs)
+    assert sum(1 for out, _ in outs if out.strip()) == 1, log(repo)
