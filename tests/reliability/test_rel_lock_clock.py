@@ -91,6 +91,8 @@ def test_any_lock_file_is_waited_for_at_most_the_timeout(tmp_path: Path, userlan
         res, took = run(repo, hook, env, stdin)
         assert res.returncode == 0 and res.stderr == ""
         assert took < 2 + 3, f"{kind}: took {took:.1f}s"
+        # Nothing a hook could be waiting for: cleared at once, not waited out on every run.
+        assert kind not in ("fifo", "folder", "link") or took < 1.5, f"{kind}: took {took:.1f}s"
     if hook != "post_edit":
         assert BEGIN in res.stdout
 
