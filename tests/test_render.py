@@ -51,7 +51,7 @@ def test_bash4_lint_catches_what_it_claims() -> None:
 def test_union_render_carries_both_and_chooses_at_run_time() -> None:
     text = joined(["linux", "macos"])
     assert "stat -c %Y -- \"$1\" 2>/dev/null || stat -f %m" in text
-    assert "linux-gnu*" in text and "ah_lock_portable" in text and "flock -w" in text
+    assert "-E 75" in text and "ah_lock_portable" in text and "flock -w" in text
     assert findings(text) == []
 
 
