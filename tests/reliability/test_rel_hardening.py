@@ -153,3 +153,53 @@ def test_a_nested_source_compact_is_not_a_compaction(tmp_path: Path, userland: s
     start = {"tool_input": {"source": "compact"}, **START}
     out = run(repo, "pre_task", env, start)
     assert "Context was compacted" not in context(out.stdout)
+
+
+# One sample per pattern of agenthooks/redact.py, each matching that pattern alone, and a
+# near miss (one character short, or the harmless neighbour) that no pattern matches.
+SECRET_SAMPLES: dict[str, tuple[str, str]] = {
+    "aws-access-key": ("ASIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMP"),
+    "github-token": ("ghp_" + "a1B2c3D4e5" * 3, "ghp_" + "a1B2c3D4e5" * 2 + "a1B2c3D4e"),
+    "slack-token": ("xoxb-12345-67890", "xoxb-1234567"),
+    "openai-anthropic-key": ("sk-" + "Ab3_dE6-gH9" * 2, "sk-" + "Ab3_dE6-gH9" + "Ab3_dE6"),
+    "google-api-key": ("AIza" + "Sy0123456789" * 3, "AIza" + "Sy0123456789" * 2 + "Sy012"),
+    "private-key": ("-----BEGIN OPENSSH PRIVATE KEY-----", "-----BEGIN PUBLIC KEY-----"),
+    "password-in-url": ("redis://deploy:hunter2@cache.local/0", "redis://cache.local/0 @deploy"),
+    "assigned-secret": ("Secret:\t'QwErTy123456'", "secret: short"),
+}
+
+
+def test_every_secret_pattern_has_a_sample() -> None:
+    from agenthooks import redact
+
+    assert sorted(SECRET_SAMPLES) == sorted(redact.SECRET_PATTERNS)
+    for name, (hit, miss) in SECRET_SAMPLES.items():
+        assert redact.find_secrets(f"- x {hit} y") == [name], name
+        assert redact.find_secrets(f"- x {miss} y") == [], name
+
+
+@pytest.mark.parametrize("userland", cases("20-every-pattern"))
+def test_every_secret_pattern_is_redacted_by_the_hooks_and_linted(tmp_path: Path,
+                                                                   userland: str) -> None:
+    from support.helpers import cli
+
+    repo, env = repo_for(tmp_path, userland)
+    names = sorted(SECRET_SAMPLES)
+    notes = "# n\n" + "".join(f"- {n} {SECRET_SAMPLES[n][0]} end\n- near {SECRET_SAMPLES[n][1]} end\n"
+                              for n in names)
+    cfg = repo / ".agent/config.yaml"
+    cfg.write_text(cfg.read_text().replace("budget_tokens: 500", "budget_tokens: 5000")
+                   .replace("notes_count: 5", "notes_count: 20"))
+    write_memory(repo, notes=notes)
+    shown = context(run(repo, "pre_task", env, "", "--show").stdout)
+    for i, n in enumerate(names):
+        hit, miss = SECRET_SAMPLES[n]
+        assert hit not in shown and f"- {n} " not in shown, n
+        assert f"[redacted by agenthooks: a line of .agent/memory/notes.md:{2 * i + 2} " in shown, n
+        assert f"- near {miss} end" in shown, n  # the near miss is shown as it is
+    lint = cli("lint", str(repo), env={"PATH": os.environ["PATH"]})
+    assert lint.returncode == 1
+    for i, n in enumerate(names):
+        line = f".agent/memory/notes.md:{2 * i + 2}: error: looks like a secret ({n})"
+        assert line in lint.stdout, (n, lint.stdout)
+        assert f".agent/memory/notes.md:{2 * i + 3}:" not in lint.stdout, n
