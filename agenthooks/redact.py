@@ -56,6 +56,7 @@ LOOKALIKES: dict[str, str] = {
     **{chr(0xFF21 + i): chr(0x41 + i) for i in range(26)},
     **{chr(0xFF41 + i): chr(0x61 + i) for i in range(26)},
 }
+_FOLD = {ord(k): v for k, v in LOOKALIKES.items()}
 DELIMITER = re.compile(r"AGENT[^A-Z0-9]*MEMORY[^A-Z0-9]*(BEGIN|END)", re.I | re.A)
 
 
@@ -66,7 +67,7 @@ def normalise(line: str) -> str:
 
 def looks_like_delimiter(line: str) -> bool:
     """The hooks neutralise such a line (ASCII or lookalike spelling) in the block."""
-    return bool(DELIMITER.search(normalise(line).translate(str.maketrans(LOOKALIKES))))
+    return bool(DELIMITER.search(normalise(line).translate(_FOLD)))
 
 
 def awk_lookalikes() -> str:
