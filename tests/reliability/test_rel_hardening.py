@@ -26,7 +26,6 @@ OPEN: dict[str, tuple[str, ...]] = {
     "5-bash-env": ("gnu", "busybox", "macos"),
     "5-exported-function": ("gnu", "busybox", "macos"),
     "5-xtrace": ("gnu", "busybox", "macos"),
-    "15-nested-source": ("gnu", "busybox", "macos"),
     "10-arrow-in-a-note": ("gnu", "busybox", "macos"),
     "10-unclosed-comment": ("gnu", "busybox", "macos"),
     "13-config-misreads": ("gnu", "busybox", "macos"),
