@@ -28,7 +28,6 @@ OPEN: dict[str, tuple[str, ...]] = {
     "5-xtrace": ("gnu", "busybox", "macos"),
     "10-arrow-in-a-note": ("gnu", "busybox", "macos"),
     "10-unclosed-comment": ("gnu", "busybox", "macos"),
-    "13-config-misreads": ("gnu", "busybox", "macos"),
     "16-lookalike-delimiters": ("gnu", "busybox", "macos"),
     "16-invisible-characters": ("gnu", "busybox", "macos"),
 }
