@@ -22,14 +22,9 @@ BASH = "/bin/bash"
 
 # case -> the userlands where the hooks do not handle it yet
 OPEN: dict[str, tuple[str, ...]] = {
-    "3-control-char-secret": ("gnu", "busybox", "macos"),
     "5-bash-env": ("gnu", "busybox", "macos"),
     "5-exported-function": ("gnu", "busybox", "macos"),
     "5-xtrace": ("gnu", "busybox", "macos"),
-    "10-arrow-in-a-note": ("gnu", "busybox", "macos"),
-    "10-unclosed-comment": ("gnu", "busybox", "macos"),
-    "16-lookalike-delimiters": ("gnu", "busybox", "macos"),
-    "16-invisible-characters": ("gnu", "busybox", "macos"),
 }
 
 
@@ -336,8 +331,9 @@ LOOKALIKE_LINES = {
 @pytest.mark.parametrize("userland", cases("16-lookalike-delimiters"))
 def test_lookalike_delimiters_are_neutralised(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
-    write_memory(repo, notes="# n\n" + "".join(f"- {v}\n" for v in LOOKALIKE_LINES.values()))
+    write_memory(repo, tattoo="# Rules\n" + "".join(f"- {v}\n" for v in LOOKALIKE_LINES.values()))
     block = context(run(repo, "pre_task", env, "", "--show").stdout)
+    assert block.count("=====") == 2 * 2 + 2 * len(LOOKALIKE_LINES)
     for name, v in LOOKALIKE_LINES.items():
         assert f"- {v}" not in block, name
     assert block.count("agent-memory(quoted)") == len(LOOKALIKE_LINES), block
