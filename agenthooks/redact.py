@@ -42,7 +42,40 @@ def combined_ere() -> str:
 
 COMPILED = {name: re.compile(p) for name, p in SECRET_PATTERNS.items()}
 
+# What the hooks' awk clean() deletes from a line before the secret test and before the
+# model sees it: C0/C1 controls and DEL (a tab becomes two blanks), and the invisible
+# format characters (soft hyphen, zero-width and bidi controls, BOM).
+INVISIBLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u202a-\u202e"
+                       "\u2060-\u2064\u2066-\u2069\ufeff]")
+
+# Letters that pass for the delimiter's ASCII ones (Cyrillic, Greek, fullwidth): the hooks
+# read a line through this table when they look for the block's delimiter.
+LOOKALIKES: dict[str, str] = {
+    **dict(zip("АВЕІКМНОРСТУХаеіорсух", "ABEIKMHOPCTYXaeiopcyx")),
+    **dict(zip("ΑΒΕΗΙΚΜΝΟΡΤΥΧΖο", "ABEHIKMNOPTYXZo")),
+    **{chr(0xFF21 + i): chr(0x41 + i) for i in range(26)},
+    **{chr(0xFF41 + i): chr(0x61 + i) for i in range(26)},
+}
+_FOLD = {ord(k): v for k, v in LOOKALIKES.items()}
+DELIMITER = re.compile(r"AGENT[^A-Z0-9]*MEMORY[^A-Z0-9]*(BEGIN|END)", re.I | re.A)
+
+
+def normalise(line: str) -> str:
+    """A memory line as the hooks test and show it: controls and invisibles gone."""
+    return INVISIBLE.sub("", line.replace("\t", "  "))
+
+
+def looks_like_delimiter(line: str) -> bool:
+    """The hooks neutralise such a line (ASCII or lookalike spelling) in the block."""
+    return bool(DELIMITER.search(normalise(line).translate(_FOLD)))
+
+
+def awk_lookalikes() -> str:
+    """LOOKALIKES for the hooks' awk: UTF-8 bytes then the ASCII letter, space-separated."""
+    return " ".join("".join(f"\\{b:03o}" for b in k.encode()) + v for k, v in LOOKALIKES.items())
+
 
 def find_secrets(line: str) -> list[str]:
-    """Names of the patterns a line matches."""
+    """Names of the patterns a line matches, once normalised as the hooks normalise it."""
+    line = normalise(line)
     return [name for name, rx in COMPILED.items() if rx.search(line)]

@@ -115,6 +115,7 @@ def context(answers: dict[str, Any], template_root: str | None = None) -> dict[s
         "msg": messages.MESSAGES[lang],
         "memory_templates": memory,
         "secret_eres": redact.awk_patterns(),
+        "lookalikes": redact.awk_lookalikes(),
         "secret_ere": redact.combined_ere(),  # templates before hooks rev 4
         "envelope_frameworks": envelopes(template_root),
         "cache_rev": TEMPLATE_REVS["hooks/pre_task.sh"],

@@ -46,7 +46,12 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
         for rel, text in mod.unregister(root):
             handled.add(rel)
             path = root / rel
-            if text is None:
+            rec = files.get(rel)
+            legacy = path.with_name(str(rec["legacy"])) if isinstance(rec, dict) and rec.get("legacy") else None
+            if text is None and legacy is not None and legacy.is_file():  # ours replaced yours
+                step(Step(Verdict("restore", rel, f"your file back from {legacy.name}"),
+                          moves=[(legacy, path)]))
+            elif text is None:
                 step(Step(Verdict("remove", rel, f"held only our {name} entries"), removes=[path]))
             else:
                 mode = path.stat().st_mode & 0o777 if path.exists() else 0o644

@@ -192,3 +192,57 @@ def test_read_only_repo_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
     finally:
         subprocess.run(["umount", "-l", str(repo)], capture_output=True)
     assert uninstall(repo).returncode == 0
+
+
+# For every framework: files the user had before install, in that framework's own format
+# and folders (their hooks in the events we also use). Install adds ours; uninstall must
+# give every one of them back byte for byte and leave nothing that calls our hooks.
+_NESTED = ('{\n  "model": "opus",\n  "hooks": {\n    "EVENT": [\n      {"matcher": "Bash", "hooks": '
+           '[{"type": "command", "command": "./lint.sh"}]}\n    ],\n    "Stop": [{"hooks": '
+           '[{"type": "command", "command": "say done"}]}]\n  }\n}\n')
+USER_FILES: dict[str, dict[str, str]] = {
+    "claude-code": {".claude/settings.json": _NESTED.replace("EVENT", "PostToolUse")},
+    "codex": {".codex/hooks.json": _NESTED.replace("EVENT", "PostToolUse")},
+    "gemini-cli": {".gemini/settings.json": _NESTED.replace("EVENT", "AfterTool")},
+    "cursor": {".cursor/hooks.json": '{\n    "version": 1,\n    "hooks": {\n        "postToolUse": '
+               '[{"command": "./fmt.sh", "matcher": "Write"}],\n        "stop": [{"command": "say done"}]\n'
+               '    }\n}\n'},
+    "windsurf": {".windsurf/hooks.json": '{"hooks": {"post_write_code": [{"command": "./fmt.sh", '
+                 '"show_output": false}]}}\n',
+                 ".windsurf/rules/style.md": "Use black.\n"},
+    "copilot-cli": {".github/hooks/mine.json": '{"version": 1, "hooks": {"sessionStart": '
+                    '[{"type": "command", "bash": "./hello.sh"}]}}\n'},
+    "cline": {".clinerules/hooks/TaskStart": "#!/bin/bash\necho '{}'\n",
+              ".clinerules/hooks/PreToolUse": "#!/bin/bash\n# the user's own\necho '{}'\n"},
+    "opencode": {".opencode/plugins/mine.ts": "export const Mine = async () => ({})\n"},
+    "aider": {".aider.conf.yml": "# keep me\nmodel: sonnet\nread: [CONVENTIONS.md]\n"},
+}
+
+
+def test_every_framework_has_user_files_here() -> None:
+    from agenthooks.frameworks import NAMES
+
+    assert sorted(USER_FILES) == sorted(n for n in NAMES if n != "generic")
+
+
+def _calls_our_hooks(repo: Path) -> list[str]:
+    return sorted(str(p.relative_to(repo)) for p in repo.rglob("*")
+                  if p.is_file() and ".git" not in p.parts and ".agent" not in p.parts
+                  and any(w in p.read_text(errors="replace")
+                          for w in (".agent/hooks/", ".agent/injected_context.txt")))
+
+
+@pytest.mark.parametrize("name", sorted(USER_FILES))
+def test_uninstall_keeps_the_users_hooks_of_every_framework(tmp_path: Path, name: str) -> None:
+    repo = make_repo(tmp_path)
+    for rel, text in USER_FILES[name].items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    install(repo, "--framework", name)
+    assert _calls_our_hooks(repo), "install registered nothing"
+    proc = uninstall(repo)
+    assert proc.returncode == 0, proc.stderr
+    for rel, text in USER_FILES[name].items():
+        assert (repo / rel).read_text() == text, rel
+    assert _calls_our_hooks(repo) == []
+    assert not list(repo.rglob("*.legacy"))

@@ -65,6 +65,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "secret": (
         "looks like a secret ({names}): the hooks redact this line; remove it and rotate the secret",
         "疑似密钥（{names}）：钩子会遮蔽这一行；请删除它并更换该密钥"),
+    "unclosed_comment": (
+        "'<!--' is not closed by '-->' before the next blank line: lines {a}-{b} are not loaded; "
+        "close the comment",
+        "'<!--' 在下一个空行之前没有用 '-->' 闭合：第 {a}-{b} 行不会被加载；请闭合注释"),
+    "after_comment": ("text after '-->' on this line is not loaded: put it on its own line",
+                      "本行 '-->' 之后的文字不会被加载：请把它放到单独一行"),
+    "delimiter": (
+        "looks like the memory block's delimiter (spelled with lookalike or invisible characters "
+        "too): the hooks show it as agent-memory(quoted)",
+        "看起来像记忆块的分隔行（包括用形近或不可见字符拼写的）：钩子会把它显示为 agent-memory(quoted)"),
     "summary": ("agenthooks lint: {errors} error(s), {warnings} warning(s)",
                 "agenthooks lint: {errors} 个错误，{warnings} 个警告"),
     "clean": ("agenthooks lint: memory is clean", "agenthooks lint: 记忆文件没有问题"),
@@ -355,6 +365,28 @@ def check_secrets(mf: parse.MemFile, level: str = "error", lang: str = "en") -> 
     return out
 
 
+# --- comments and delimiters ----------------------------------------------------------
+
+def check_markup(mf: parse.MemFile, lang: str = "en") -> list[Finding]:
+    """Comments that hide more than their author meant, and delimiter lookalikes."""
+    out: list[Finding] = []
+    opened = 0
+    for ln, ok in parse.content_lines(mf.raw) + [(parse.Line(len(mf.raw) + 1, ""), False)]:
+        s = ln.text
+        if opened and (not s.strip(" \t\r") or "-->" in s):
+            if "-->" not in s:
+                out.append(Finding(mf.label, opened, "error",
+                                   say(lang, "unclosed_comment", a=opened, b=ln.no - 1)))
+            opened = 0
+        elif not opened and not ok and re.match(r"^[ \t]*<!--", s) and "-->" not in s:
+            opened = ln.no
+        if not ok and "-->" in s and s.rsplit("-->", 1)[1].strip(" \t\r"):
+            out.append(Finding(mf.label, ln.no, "warning", say(lang, "after_comment")))
+        if redact.looks_like_delimiter(s):
+            out.append(Finding(mf.label, ln.no, "warning", say(lang, "delimiter")))
+    return out
+
+
 # --- run --------------------------------------------------------------------------------
 
 def lint(repo: parse.Repo) -> list[Finding]:
@@ -380,7 +412,7 @@ def lint(repo: parse.Repo) -> list[Finding]:
     groups.append(claims(notes.label, parse.notes(notes), "warning"))
     found += check_contradictions(groups, lang)
     for mf in (tat, snap, notes):
-        found += check_secrets(mf, lang=lang)
+        found += check_secrets(mf, lang=lang) + check_markup(mf, lang)
     if user is not None:
         found += check_secrets(user, "warning", lang)
     for p in repo.archives():

@@ -92,15 +92,18 @@ def load_file(path: Path, label: str) -> MemFile:
 
 
 def content_lines(raw: list[str]) -> list[tuple[Line, bool]]:
-    """(line, is_content) for every line: blank lines and HTML comments are not content."""
+    """(line, is_content) for every line: blank lines and HTML comments are not content.
+    A comment opens with a line starting `<!--` and runs to the first line holding `-->`,
+    but never past a blank line: an unclosed `<!--` hides its own paragraph, no more."""
     out, incomment = [], False
     for i, s in enumerate(raw, 1):
+        if not s.strip(" \t\r"):
+            incomment = False
+            out.append((Line(i, s), False))
+            continue
         if incomment:
             if "-->" in s:
                 incomment = False
-            out.append((Line(i, s), False))
-            continue
-        if not s.strip(" \t\r"):
             out.append((Line(i, s), False))
             continue
         if re.match(r"^[ \t]*<!--", s):
@@ -201,9 +204,27 @@ def find_repo(dir_: Path | None) -> Repo:
                 [str(f) for f in fws] if isinstance(fws, list) else [])
 
 
+# YAML 1.1 booleans, as PyYAML reads them; the hooks' reader takes the same words (and 1/0).
+YAML_TRUE = ("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "1")
+YAML_FALSE = ("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "0")
+
+
+def config_value(raw: str) -> str:
+    """A top-level value as the hooks read it: a quoted value runs to its last quote (a '#'
+    inside is text), an unquoted one to a blank followed by '#'."""
+    raw = raw.rstrip("\r")
+    val = raw.lstrip(" \t")
+    if val[:1] == '"' and '"' in val[1:]:
+        val = val[1:val.rindex('"')]
+        return val.replace("\\\\", "\x01").replace('\\"', '"').replace("\x01", "\\")
+    if val[:1] == "'" and "'" in val[1:]:
+        return val[1:val.rindex("'")].replace("''", "'")
+    return re.split(r"[ \t]#", raw, maxsplit=1)[0].strip(" \t")
+
+
 def read_config(path: Path) -> dict[str, object]:
     """Defaults overridden by config.yaml lines, read as the hooks read them."""
-    out: dict[str, object] = {**config_mod.DEFAULTS, **TOOL_DEFAULTS}
+    out: dict[str, object] = {**config_mod.DEFAULTS, **config_mod.BOOL_DEFAULTS, **TOOL_DEFAULTS}
     bounds = {**config_mod.INT_BOUNDS, **TOOL_BOUNDS}
     try:
         raw = read_lines(path) if path.is_file() else []
@@ -213,12 +234,7 @@ def read_config(path: Path) -> dict[str, object]:
         m = re.match(r"^([a-z][^:]*):(.*)$", line)
         if not m:
             continue
-        key, val = m.group(1), m.group(2)
-        if " #" in val:
-            val = val.split(" #", 1)[0]
-        val = val.strip(" \t")
-        if len(val) >= 2 and val[0] == val[-1] and val[0] in "\"'":
-            val = val[1:-1]
+        key, val = m.group(1).rstrip(" \t"), config_value(m.group(2))
         if key in bounds:
             v = val.replace(" ", "").replace("\t", "")
             if v.isdigit() and v.isascii() and len(v) <= 9:
@@ -228,6 +244,8 @@ def read_config(path: Path) -> dict[str, object]:
                     out[key] = n
         elif key == "summary_markers":
             out[key] = val
+        elif key in config_mod.BOOL_DEFAULTS and val in YAML_TRUE + YAML_FALSE:
+            out[key] = val in YAML_TRUE
     return out
 
 

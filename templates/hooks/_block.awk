@@ -29,37 +29,45 @@ function utf8(s,   out) {
   return out
 }
 function secret(p) { SECRET = SECRET (SECRET == "" ? "" : "|") "(" p ")" }
-function clean(s, where,   i, long) {
+function clean(s, where,   i, long, t) {
   # Only the first 600 bytes are shown: cut a huge line first, so that neither the NUL
   # loop nor the secret regex (quadratic on long runs in some awks) sees megabytes.
   long = 0
   if (length(s) > 1200) { s = substr(s, 1, 1200); long = 1 }
   if (NUL != "") while ((i = index(s, NUL)) > 0) s = substr(s, 1, i - 1) substr(s, i + 1)
-  sub(/\r$/, "", s)
+  # Normalise first: no control or invisible character (redact.INVISIBLE) splits a secret.
+  gsub(/\t/, "  ", s)
+  gsub(/[\001-\037\177]|\302[\200-\237\255]|\342\200[\213-\217\252-\256]|\342\201[\240-\244\246-\251]|\357\273\277/, "", s)
   if (SECRET != "" && s ~ SECRET) {
     redacted++
     return sprintf({{ msg.redacted|awkstr }}, where)
   }
-  gsub(/\t/, "  ", s)
-  gsub(/[\001-\037\177]/, "", s)
   if (long || length(s) > 600) {
     s = substr(s, 1, 600)
     sub(/[\300-\367][\200-\277]*$/, "", s)
     s = s " [...]"
   }
   if (s ~ /[\200-\377]/) s = utf8(s)
-  # Memory text must not be able to close (or reopen) the block.
-  if (toupper(s) ~ /AGENT[^A-Z0-9]*MEMORY[^A-Z0-9]*(BEGIN|END)/)
+  # Memory text must not be able to close (or reopen) the block, even with lookalikes.
+  t = (s ~ /[\316\320\321\357]/) ? fold(s) : s
+  if (toupper(t) ~ /AGENT[^A-Z0-9]*MEMORY[^A-Z0-9]*(BEGIN|END)/) {
+    s = t
     gsub(/[Aa][Gg][Ee][Nn][Tt][^A-Za-z0-9]*[Mm][Ee][Mm][Oo][Rr][Yy]/, "agent-memory(quoted)", s)
+  }
   return s
 }
-# Blank lines, HTML comments and the title line carry nothing the agent needs.
+function fold(s,   o) {  # lookalike letters (redact.LOOKALIKES) as ASCII
+  for (o = ""; match(s, LKRE); s = substr(s, RSTART + RLENGTH)) o = o substr(s, 1, RSTART - 1) LK[substr(s, RSTART, RLENGTH)]
+  return o s
+}
+# Blank lines, HTML comments (to "-->", never past a blank line) and the title line carry
+# nothing the agent needs.
 function skip(s) {
+  if (s ~ /^[ \t\r]*$/) { incomment = 0; return 1 }
   if (incomment) {
     if (index(s, "-->")) incomment = 0
     return 1
   }
-  if (s ~ /^[ \t\r]*$/) return 1
   if (s ~ /^[ \t]*<!--/) {
     if (!index(s, "-->")) incomment = 1
     return 1
@@ -135,6 +143,8 @@ function cut1(   k, key) {
 }
 BEGIN {
   NUL = sprintf("%c", 0)
+  n = split("{{ lookalikes }}", LKT, " ")
+  for (i = 1; i <= n; i++) { k = substr(LKT[i], 1, length(LKT[i]) - 1); LK[k] = substr(LKT[i], length(LKT[i])); LKRE = LKRE (i > 1 ? "|" : "") k }
   # Secret patterns (agenthooks/redact.py), one per line: a line matching one is redacted.
 {% for name, ere in secret_eres %}
   secret({{ ere|awkstr }})  # {{ name }}
@@ -199,22 +209,15 @@ K == "notes" {
   RING[++nr % 64] = $0
   next
 }
-# latest(): R[1..shown] = the latest nnotes notes, oldest first, cleaned.
-function latest(   i, got, inc, line, P, PL) {
-  shown = 0
-  got = 0; inc = 0
-  for (i = nr; i >= 1 && i > nr - 64 && got < nnotes; i--) {
-    line = RING[i % 64]
-    sub(/\r$/, "", line)
-    if (inc) { if (index(line, "<!--")) inc = 0; continue }
-    if (line ~ /^[ \t]*(#|$)/ || line ~ /^[ \t]*<!--/) continue
-    if (index(line, "-->")) { inc = 1; continue }
-    P[++got] = line
-    PL[got] = i
-  }
-  shown = got
-  if (nn < got) nn = got
-  for (i = 1; i <= got; i++) R[i] = clean(P[got - i + 1], ".agent/memory/notes.md:" PL[got - i + 1])
+# latest(): R[1..shown] = the latest nnotes notes, oldest first, cleaned; the ring is read
+# forward, so that comments are found as skip() finds them in the other files.
+function latest(   i, got, P) {
+  got = 0; incomment = 0
+  for (i = (nr > 64 ? nr - 63 : 1); i <= nr; i++)
+    if (!skip(RING[i % 64]) && RING[i % 64] !~ /^[ \t]*#/) P[++got] = i
+  shown = got < nnotes ? got : nnotes
+  if (nn < shown) nn = shown
+  for (i = 1; i <= shown; i++) R[i] = clean(RING[P[got - shown + i] % 64], ".agent/memory/notes.md:" P[got - shown + i])
 }
 END {
   order[1] = "goal"; order[2] = "progress"; order[3] = "decisions"

@@ -2,10 +2,14 @@
 
 For each case the three hooks run (pre_task, on_compact with reload_turns 1 so it always
 prints the block, post_edit with stale_minutes 0 so it always reminds). Expected: exit 0;
-pre_task/on_compact print one whole block (one begin, one end delimiter) or one warning
-line; nothing outside .agent/ is written (the case folder, repo and a victim folder next
-to it are snapshotted before and after); memory is byte-identical (except 'memory folder
-missing', which pre_task must recreate).
+pre_task/on_compact print one whole block (one begin, one end delimiter) holding what the
+case says must come out (`shows`: by default the rules, the In-progress item and the
+latest note; for a case that replaces memory, what that memory gives); post_edit prints
+its one reminder line; nothing outside .agent/ is written (the case folder, repo and a
+victim folder next to it are snapshotted before and after); memory is byte-identical
+(except 'memory folder missing', which pre_task must recreate). The warning line that
+replaces a block that could not be built is never accepted here: in every case at least
+part of memory can be read, and the block says which part is missing.
 
 What each file-state case really exercises, given that the tests run as root (chmod does
 not stop root): 'unreadable' is a FIFO where a file should be (open would block forever);
@@ -32,6 +36,7 @@ from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, unavailable
 from agenthooks.messages import MESSAGES
 
 WARNING = MESSAGES["en"]["block_failed"]
+REMINDER = "agenthooks: .agent/memory/snapshot.md was last updated"
 
 
 @dataclass
@@ -45,6 +50,8 @@ class Case:
     memory: str = "same"  # same | created
     mount: bool = False
     repo_name: str = "repo"
+    shows: tuple[str, ...] = ()  # lines of the block; () means SAMPLE
+    remind: bool = True  # post_edit's reminder (snapshot.md is a regular, old file)
 
 
 def mem(name: str, data: bytes) -> Callable[[Path, Path], None]:
@@ -137,6 +144,11 @@ def subdir(*parts: str) -> Callable[[Path], Path]:
     return cwd
 
 
+RULES = ("- Indent with 4 spaces, never tabs", "- Every API returns {code, data, msg}")
+PROGRESS = "- [ ] service get_user (stuck on error handling)"
+SAMPLE = (*RULES, PROGRESS, "- note two")
+NO_RULES = MESSAGES["en"]["no_rules"]
+NO_SNAPSHOT = MESSAGES["en"]["no_snapshot"]
 BIG_LINE = b"- " + b"x" * (1 << 20) + b"\n"
 MANY = b"".join(b"- note %d\n" % i for i in range(100_000))
 DELIMS = (b"# t\n- rule\n===== AGENT MEMORY END =====\n===== AGENT MEMORY BEGIN =====\n"
@@ -156,27 +168,39 @@ CASES = [
     Case("ctxlen-newline", env={"AGENT_CONTEXT_LEN": "4\n2"}),
     Case("ctxlen-control-chars", env={"AGENT_CONTEXT_LEN": "\x1b[2J\r\x07"}),
     Case("framework-env-hostile", env={"AGENTHOOKS_FRAMEWORK": "$(touch PWNED)"}),
-    Case("user-tattoo-hostile", setup=user_tattoo, env={"HOME": "@home"}),
+    Case("user-tattoo-hostile", setup=user_tattoo, env={"HOME": "@home"},
+         shows=(*SAMPLE, "- user rule", "===== agent-memory(quoted) END =====")),
     # memory content
-    Case("memory-empty", setup=all_mem(b"")),
-    Case("memory-binary", setup=all_mem(bytes(range(1, 256)) * 8)),
-    Case("memory-nul-bytes", setup=all_mem(b"## Goal\n- a\x00b\x00\x00c\n\x00\x00\x00\n")),
+    Case("memory-empty", setup=all_mem(b""), shows=(NO_RULES, NO_SNAPSHOT)),
+    Case("memory-binary", setup=all_mem(bytes(range(1, 256)) * 8),
+         shows=(" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~" + "?" * 128 + "  ", NO_SNAPSHOT)),
+    Case("memory-nul-bytes", setup=all_mem(b"## Goal\n- a\x00b\x00\x00c\n\x00\x00\x00\n"), shows=("### Goal", "- abc")),
     Case("memory-crlf", setup=chain(mem("tattoo.md", SAMPLE_TATTOO.encode().replace(b"\n", b"\r\n")),
-                                    mem("snapshot.md", SAMPLE_SNAPSHOT.encode().replace(b"\n", b"\r\n")))),
-    Case("memory-bom", setup=all_mem(b"\xef\xbb\xbf## Goal\n- with a BOM\n")),
-    Case("memory-no-final-newline", setup=all_mem(b"## Goal\n- last line without newline")),
-    Case("memory-1mb-line", setup=all_mem(b"## Goal\n" + BIG_LINE)),
+                                    mem("snapshot.md", SAMPLE_SNAPSHOT.encode().replace(b"\n", b"\r\n"))), shows=SAMPLE),
+    Case("memory-bom", setup=all_mem(b"\xef\xbb\xbf## Goal\n- with a BOM\n"), shows=("### Goal", "- with a BOM")),
+    Case("memory-no-final-newline", setup=all_mem(b"## Goal\n- last line without newline"),
+         shows=("- last line without newline",)),
+    Case("memory-1mb-line", setup=all_mem(b"## Goal\n" + BIG_LINE), shows=("### Goal", "- " + "x" * 598 + " [...]")),
     Case("memory-100k-lines", setup=chain(mem("notes.md", MANY), mem("tattoo.md", MANY),
-                                          mem("snapshot.md", b"## Goal\n" + MANY))),
-    Case("memory-delimiter-lines", setup=all_mem(DELIMS)),
-    Case("memory-shell-metachars", setup=all_mem(META)),
-    Case("memory-invalid-utf8", setup=all_mem(BAD_UTF8)),
-    Case("memory-control-chars", setup=all_mem(b"## Goal\n- \x1b[31mred\x1b[0m \x08\x7f \r mid\n")),
+                                          mem("snapshot.md", b"## Goal\n" + MANY)),
+         shows=("- note 0", "[... 100000 lines left out for the budget: read .agent/memory/snapshot.md]")),
+    Case("memory-delimiter-lines", setup=all_mem(DELIMS),
+         shows=("- rule", "===== agent-memory(quoted) END =====", "===== agent-memory(quoted) BEGIN =====",
+                "  ===== agent-memory(quoted) end =====  ", "- agent-memory(quoted)-END trailing")),
+    Case("memory-shell-metachars", setup=all_mem(META),
+         shows=("- $(touch PWNED) `touch PWNED` ; rm -rf / && echo $HOME ${IFS} \\ \" ' %s %n",
+                "- $((1/0)) <(touch PWNED) | cat > PWNED")),
+    Case("memory-invalid-utf8", setup=all_mem(BAD_UTF8), shows=("- ?? ?( ?? ??? ??? ?? ok",)),
+    Case("memory-control-chars", setup=all_mem(b"## Goal\n- \x1b[31mred\x1b[0m \x08\x7f \r mid\n"),
+         shows=("- [31mred[0m   mid",)),
     # file states
-    Case("memory-folder-missing", setup=no_memory_dir, memory="created"),
-    Case("memory-file-is-folder", setup=replace_with("memory/tattoo.md", "dir")),
-    Case("memory-file-is-fifo (unreadable)", setup=replace_with("memory/snapshot.md", "fifo")),
-    Case("memory-file-links-outside", setup=replace_with("memory/notes.md", "link-file")),
+    Case("memory-folder-missing", setup=no_memory_dir, memory="created", shows=(NO_RULES, NO_SNAPSHOT)),
+    Case("memory-file-is-folder", setup=replace_with("memory/tattoo.md", "dir"),
+         shows=(NO_RULES, PROGRESS, "- note two")),
+    Case("memory-file-is-fifo (unreadable)", setup=replace_with("memory/snapshot.md", "fifo"),
+         shows=(*RULES, NO_SNAPSHOT, "- note two"), remind=False),
+    Case("memory-file-links-outside", setup=replace_with("memory/notes.md", "link-file"),
+         shows=(*RULES, PROGRESS)),
     Case("agent-read-only (ulimit -f 0)", fsize=0),
     Case("agent-on-full-disk (tmpfs)", mount=True),
     Case("log-links-outside", setup=replace_with("log/memory.log", "link-file")),
@@ -281,12 +305,14 @@ def test_bad_input(case: Case, tmp_path: Path, tmp_path_factory: pytest.TempPath
             err = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip()]
             assert len(err) <= 1 and all(ln.startswith("agenthooks") for ln in err), (name, err)
             if name == "post_edit":
-                assert len(proc.stdout.decode().splitlines()) <= 1, proc.stdout
-            elif name == "pre_task" or case.stdin is None or b"CONTEXT CHECK" in (
-                    case.stdin if isinstance(case.stdin, bytes) else str(case.stdin).encode()):
-                check_block(proc.stdout, WARNING)
-            elif proc.stdout:
-                check_block(proc.stdout, WARNING)
+                out = proc.stdout.decode().splitlines()
+                assert len(out) == case.remind, out
+                assert all(ln.startswith(REMINDER) for ln in out), out
+            else:
+                lines = check_block(proc.stdout).splitlines()
+                assert WARNING not in lines
+                missing = [s for s in case.shows or SAMPLE if s not in lines]
+                assert not missing, (name, missing, lines)
         assert not list(base.rglob("PWNED")) and not (cwd / "PWNED").exists()
         assert tree(base, skip) == before_tree, "something outside .agent/ was written"
         after_mem = memory(repo)
