@@ -147,10 +147,10 @@ def _claude(t: Transcript, records: list[Any]) -> None:
         msg = r.get("message")
         if not isinstance(msg, dict):
             continue
-        if kind == "assistant":
+        if kind == "assistant" and msg.get("model") != "<synthetic>":
             t.events.append(Event("reply", i, ts))
             usage = msg.get("usage")
-            if isinstance(usage, dict) and msg.get("model") != "<synthetic>":
+            if isinstance(usage, dict):
                 t.context_tokens = sum(int(usage.get(k) or 0) for k in (
                     "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
         elif kind == "user":
@@ -201,6 +201,7 @@ def _codex(t: Transcript, records: list[Any]) -> None:
 
 
 SNAPSHOT = "<state_snapshot>"
+HOOK_CONTEXT = re.compile(r"<hook_context>.*?</hook_context>", re.S)
 
 
 def _gemini_message(t: Transcript, i: int, m: dict[str, Any], seen: set[str]) -> None:
@@ -214,7 +215,8 @@ def _gemini_message(t: Transcript, i: int, m: dict[str, Any], seen: set[str]) ->
         return
     if m.get("type") == "user":
         t.events.extend(Event("text", i, ts, s) for s in parts)
-        if any(not s.lstrip().startswith(("<hook_context>", "<session_context>")) for s in parts):
+        said = [HOOK_CONTEXT.sub("", s).strip() for s in parts]
+        if any(s and not s.startswith("<session_context>") for s in said):
             t.events.append(Event("prompt", i, ts))
     elif m.get("type") == "gemini":
         t.events.append(Event("reply", i, ts))
