@@ -96,7 +96,7 @@ def test_verify_counts_the_turns_before_memory_came_back(repo: Path, tmp_path: P
         user("fourth"), reply,
         {"type": "system", "subtype": "compact_boundary", "timestamp": "T2", "uuid": "b2"},
         # The hook's raw stdout is not context: only what the host made of it counts.
-        {"type": "attachment", "attachment": {"type": "hook_success", "stdout": block}},
+        {"type": "attachment", "attachment": {"type": "hook_success", "stdout": block, "content": block}},
         user("fifth"), reply,
     ]), encoding="utf-8")
     data = json.loads(verify(repo, path, "--json").stdout)
