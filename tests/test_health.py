@@ -240,3 +240,11 @@ def test_doctor_warns_on_sessions(repo: Path) -> None:
 
 def test_transcript_strings_opens_json_inside_strings() -> None:
     assert list(transcript.strings({"a": ['{"b": "x"}', "y"], "c": 1})) == ["x", "y"]
+
+
+def test_show_points_at_a_session_compacted_past_the_recommendation(repo: Path) -> None:
+    assert "start a fresh one" not in cli("show", str(repo)).stderr
+    write_log(repo)
+    err = cli("show", str(repo)).stderr
+    assert err.splitlines()[-1] == ("note: the last session was compacted 3 times: start a fresh "
+                                    "one (memory carries over); see agenthooks status")
