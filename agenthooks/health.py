@@ -26,7 +26,7 @@ SIGNALS = (
     ("compaction record in the transcript", "transcript boundary"),
     ("context length dropped", "length drop"),
     ("summary marker", "marker"),
-    ("periodic reload", "every N turns"),
+    ("periodic reload", "every N turns"),  # counted as a reload, not as a compaction
 )
 
 
@@ -72,6 +72,7 @@ class Session:
     last_block_tokens: int | None = None
     budget: int | None = None
     reminders: int = 0
+    periodic_reloads: int = 0
     compaction_events: list[dict[str, str]] = field(default_factory=list)
     fresh_recommended: int = 0
     announced_unreloaded: str | None = None  # time of a host announcement no reload followed
@@ -91,7 +92,8 @@ class Session:
             "first_seen": self.first_seen, "last_seen": self.last_seen,
             "prompts": self.prompts, "compactions": self.compactions,
             "compaction_events": self.compaction_events, "loads": self.loads,
-            "reloads": self.reloads, "memory_tokens": self.memory_tokens,
+            "reloads": self.reloads, "periodic_reloads": self.periodic_reloads,
+            "memory_tokens": self.memory_tokens,
             "last_block_tokens": self.last_block_tokens, "budget": self.budget,
             "reminders": self.reminders,
             "fresh_session_recommended": recommends_fresh(self, fresh_after),
@@ -127,8 +129,12 @@ def from_log(lines: Iterable[LogLine]) -> list[Session]:
         if m:
             s.reloads += 1
             s.announced_unreloaded = None
-            s.compaction_events.append({"time": ln.time, "signal": signal_of(m.group(1)),
-                                        "cause": m.group(1), "hook": ln.hook})
+            sig = signal_of(m.group(1))
+            if sig == "every N turns":  # a reload on schedule, not a compaction seen
+                s.periodic_reloads += 1
+            else:
+                s.compaction_events.append({"time": ln.time, "signal": sig,
+                                            "cause": m.group(1), "hook": ln.hook})
             continue
         if msg.startswith("compaction announced by the host"):
             s.announced_unreloaded = ln.time
@@ -243,7 +249,8 @@ def format_report(data: dict[str, Any]) -> list[str]:
                       if s["last_block_tokens"] is not None else "") + ctx)
         sigs = ", ".join(f"{e['time'][11:]} {e['signal']}" for e in s["compaction_events"])
         out.append(f"  compactions {s['compactions']}" + (f": {sigs}" if sigs else "")
-                   + f"; reminders {s['reminders']}")
+                   + (f"; periodic reloads {s['periodic_reloads']}" if s["periodic_reloads"] else "")
+                   + f"; post-edit reminders {s['reminders']}")
         if s["fresh_session_recommended"]:
             out.append(f"  compacted {s['compactions']}x (fresh_after_compactions: "
                        f"{data['fresh_after_compactions']}): start a fresh session; memory carries over")

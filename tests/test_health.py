@@ -141,6 +141,7 @@ LOG = """\
 [2026-12-01 11:03:00] on_compact codex s-2: compaction detected (a compaction record in the transcript); memory reloaded
 [2026-12-01 11:04:00] on_compact codex s-2: compaction detected (summary marker 'x' in the input); memory reloaded
 [2026-12-01 11:05:00] on_compact codex s-2: compaction detected (periodic reload after 20 prompts); memory reloaded
+[2026-12-01 11:05:30] on_compact codex s-2: compaction detected (context length dropped 9000 -> 100); memory reloaded
 [2026-12-01 11:05:00] on_compact codex s-2: recommended a fresh session after 3 compactions
 [2026-12-01 11:06:00] on_compact codex s-2: compaction announced by the host (PreCompact); memory will reload on the next prompt
 not a log line
@@ -161,8 +162,10 @@ def test_log_lines_old_and_new_forms() -> None:
         ("claude-code", 2, 958, 480, 500)
     assert (one.compactions, one.reminders, one.announced_unreloaded) == (1, 1, None)
     assert one.compaction_events[0]["signal"] == "host event"
+    # A reload on schedule is a reload, not a compaction.
     assert [e["signal"] for e in two.compaction_events] == [
-        "transcript boundary", "marker", "every N turns"]
+        "transcript boundary", "marker", "length drop"]
+    assert (two.reloads, two.periodic_reloads) == (4, 1)
     assert two.fresh_recommended == 1 and two.announced_unreloaded == "2026-12-01 11:06:00"
     assert health.recommends_fresh(two, 3) and not health.recommends_fresh(two, 4)
     assert not health.recommends_fresh(two, 0)  # 0 = never
@@ -202,7 +205,8 @@ def test_status_json_text_and_filters(repo: Path, tmp_path: Path) -> None:
     assert s2["fresh_session_recommended"] is True and s1["fresh_session_recommended"] is False
     text = cli("status", str(repo), env=env).stdout
     assert "session s-2 (codex)" in text and "start a fresh session; memory carries over" in text
-    assert "compactions 3: 11:03:00 transcript boundary, 11:04:00 marker, 11:05:00 every N turns" in text
+    assert ("compactions 3: 11:03:00 transcript boundary, 11:04:00 marker, 11:05:30 length drop; "
+            "periodic reloads 1; post-edit reminders 0") in text
     assert "no reload followed: run agenthooks verify" in text
     one = json.loads(cli("status", str(repo), "--json", "--session", "s-1", env=env).stdout)
     assert [s["session_id"] for s in one["sessions"]] == ["s-1"]
