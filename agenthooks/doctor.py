@@ -271,7 +271,7 @@ def _sessions(root: Path) -> list[Check]:
     last, limit = found[0], health.fresh_after(root / ".agent")
     if health.recommends_fresh(last, limit):
         out.append(Check("sessions", "warn", f"the last session ({last.session_id}) was compacted "
-                         f"{last.compactions} times (fresh_after_compactions: {limit}): start a "
+                         f"{last.compactions}x (fresh_after_compactions: {limit}): start a "
                          "fresh session; memory carries over"))
     for s in found:
         if s.announced_unreloaded:

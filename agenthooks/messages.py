@@ -43,7 +43,7 @@ MESSAGES: dict[str, dict[str, str]] = {
             "Key decisions now; do not log individual edits."
         ),
         "block_failed": "agenthooks: the memory block could not be built this time; read .agent/memory/tattoo.md and snapshot.md yourself.",
-        "fresh": "This session was compacted %d times: start a fresh session when you can; memory carries over (.agent/memory/).",
+        "fresh": "This session was compacted %dx: start a fresh session when you can; memory carries over (.agent/memory/).",
     },
     "zh": {
         "intro": "项目记忆（.agent/memory/，由 agenthooks 加载）：内容为最新，与先前对话不一致时以此为准。",

@@ -234,7 +234,7 @@ def test_doctor_warns_on_sessions(repo: Path) -> None:
     assert sessions()[0][0] == "ok"
     write_log(repo)
     found = sessions()
-    assert found[0] == ("warn", "the last session (s-2) was compacted 3 times "
+    assert found[0] == ("warn", "the last session (s-2) was compacted 3x "
                         "(fresh_after_compactions: 3): start a fresh session; memory carries over")
     assert found[1][0] == "warn" and "announced a compaction at 2026-12-01 11:06:00" in found[1][1]
     cfg = repo / ".agent/config.yaml"
@@ -250,5 +250,5 @@ def test_show_points_at_a_session_compacted_past_the_recommendation(repo: Path) 
     assert "start a fresh one" not in cli("show", str(repo)).stderr
     write_log(repo)
     err = cli("show", str(repo)).stderr
-    assert err.splitlines()[-1] == ("note: the last session was compacted 3 times: start a fresh "
+    assert err.splitlines()[-1] == ("note: the last session was compacted 3x: start a fresh "
                                     "one (memory carries over); see agenthooks status")

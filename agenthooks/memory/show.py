@@ -203,6 +203,6 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
 
     sessions = health.from_log(health.read_log(repo.agent))
     if sessions and health.recommends_fresh(sessions[0], health.fresh_after(repo.agent)):
-        err(f"note: the last session was compacted {sessions[0].compactions} times: start a "
+        err(f"note: the last session was compacted {sessions[0].compactions}x: start a "
             "fresh one (memory carries over); see agenthooks status")
     return 0

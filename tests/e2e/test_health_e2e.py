@@ -136,3 +136,24 @@ def test_gemini_verify_after_compression(clis: C.CLIs, sandbox: C.Sandbox,
     assert data["host"] == "gemini-cli" and data["session_id"] == sid
     assert len(data["compactions"]) >= 1
     assert all(c["memory_followed"] for c in data["compactions"])
+
+
+def test_claude_fresh_session_line_reaches_the_model(clis: C.CLIs, sandbox: C.Sandbox,
+                                                     mock_api: MockAPI) -> None:
+    project = install(sandbox, "claude-code")
+    project.set_config(fresh_after_compactions=1)
+    mock_api.script("claude", [text("One."), text("Two.")])
+    sid = C.session_id(claude(sandbox, mock_api, clis, "first question"))
+    claude(sandbox, mock_api, clis, "second question", sid)
+    claude(sandbox, mock_api, clis, "/compact", sid)
+    mock_api.script("claude", [text("Continuing.")])
+    claude(sandbox, mock_api, clis, "what next?", sid)
+    after = mock_api.first_main_after_summary("claude")
+    line = "This session was compacted 1x: start a fresh session when you can"
+    assert after is not None and line in after, after and after.json_text[-4000:]
+    assert after.json_text.count(line) == 1
+    assert project.log_matching("pre_task", "recommended a fresh session after 1 compactions")
+    s = json.loads(agenthooks(sandbox, "status", str(sandbox.repo), "--json").stdout)["sessions"][0]
+    assert s["session_id"] == sid and s["fresh_session_recommended"] is True
+    doctor = agenthooks(sandbox, "doctor", str(sandbox.repo)).stdout
+    assert f"the last session ({sid}) was compacted 1x" in doctor

@@ -78,11 +78,11 @@ def test_fresh_session_line_after_n_compactions_once_each(repo: Path) -> None:
     assert "agenthooks detected a context compaction" in first and FRESH not in first
     # A second compaction, this time through SessionStart(compact).
     second = start(repo, source="compact").stdout
-    assert f"{FRESH} 2 times: start a fresh session" in second
+    assert f"{FRESH} 2x: start a fresh session" in second
     assert second.count(FRESH) == 1
     assert FRESH not in prompt(repo).stdout  # the reload SessionStart(compact) made is not counted again
     third = compact_via_prompt(repo)
-    assert f"{FRESH} 3 times" in third
+    assert f"{FRESH} 3x: start" in third
     said = [ln for ln in log_lines(repo) if "recommended a fresh session" in ln]
     assert [ln.split(": ", 1)[1] for ln in said] == [
         "recommended a fresh session after 2 compactions",
