@@ -121,7 +121,7 @@ def _text_parts(content: Any) -> list[str]:
     if isinstance(content, str):
         return [content]
     if isinstance(content, list):
-        return [p.get("text") for p in content
+        return [str(p["text"]) for p in content
                 if isinstance(p, dict) and isinstance(p.get("text"), str)]
     return []
 
@@ -172,7 +172,8 @@ def _codex(t: Transcript, records: list[Any]) -> None:
         if not isinstance(r, dict):
             continue
         ts = str(r.get("timestamp", ""))
-        p = r.get("payload") if isinstance(r.get("payload"), dict) else {}
+        raw = r.get("payload")
+        p: dict[str, Any] = raw if isinstance(raw, dict) else {}
         kind = r.get("type")
         if kind == "session_meta":
             t.session_id = t.session_id or str(p.get("id") or p.get("session_id") or "")
@@ -190,7 +191,8 @@ def _codex(t: Transcript, records: list[Any]) -> None:
                                                             "local_shell_call"):
                 t.events.append(Event("reply", i, ts))
         elif kind == "event_msg" and p.get("type") == "token_count":
-            info = p.get("info") if isinstance(p.get("info"), dict) else {}
+            got = p.get("info")
+            info: dict[str, Any] = got if isinstance(got, dict) else {}
             last = info.get("last_token_usage")
             if isinstance(last, dict) and isinstance(last.get("input_tokens"), int):
                 t.context_tokens = last["input_tokens"]
