@@ -108,6 +108,9 @@ def test_codex_verify_after_auto_compact_and_without_memory(clis: C.CLIs, sandbo
     assert rc == 0, data
     assert data["host"] == "codex" and data["session_id"] == sid
     assert [c["memory_followed"] for c in data["compactions"]] == [True]
+    s = json.loads(agenthooks(sandbox, "status", str(sandbox.repo), "--json").stdout)["sessions"][0]
+    assert (s["framework"], s["session_id"], s["compactions"]) == ("codex", sid, 1), s
+    assert s["prompts"] == 1 and s["context_tokens"] is not None and s["context_percent"] is not None
     # A second session with the hooks off: compacted, and memory never came back.
     disable(sandbox.repo)
     mock_api.script("codex", [write("b.py", "y = 1\n", input_tokens=900_000), text("Done.")])
@@ -136,6 +139,11 @@ def test_gemini_verify_after_compression(clis: C.CLIs, sandbox: C.Sandbox,
     assert data["host"] == "gemini-cli" and data["session_id"] == sid
     assert len(data["compactions"]) >= 1
     assert all(c["memory_followed"] for c in data["compactions"])
+    s = json.loads(agenthooks(sandbox, "status", str(sandbox.repo), "--json").stdout)["sessions"][0]
+    assert (s["framework"], s["session_id"]) == ("gemini-cli", sid), s
+    # Each compression is seen on the prompt after it (the transcript's summary record).
+    assert s["compactions"] >= 1 and s["compaction_events"][0]["signal"] == "transcript boundary"
+    assert s["periodic_reloads"] >= 1 and s["prompts"] is not None
 
 
 def test_claude_fresh_session_line_reaches_the_model(clis: C.CLIs, sandbox: C.Sandbox,
