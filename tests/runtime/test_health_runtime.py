@@ -143,7 +143,7 @@ def test_statusline_snapshot_age(repo: Path) -> None:
         assert LINE_RE.match(line) and LINE_RE.match(line).group(4) == shown, (ago, line)
 
 
-@pytest.mark.parametrize("stdin", ["", "not json", "{" * 5000, '{"session_id": "../../x"}'])
+@pytest.mark.parametrize("stdin", ["", "not json", "{" * 5000, '{"session_id": "../../x"}', '{"session_id": "a:b"}'])
 def test_statusline_bad_input_is_one_line_and_silent(repo: Path, stdin: str) -> None:
     start(repo)
     out = statusline(repo, stdin).stdout
@@ -156,6 +156,12 @@ def test_statusline_broken_state_is_an_empty_line(repo: Path) -> None:
     before = log_lines(repo)
     (repo / ".agent/log/state/block.stats").write_text("garbage\n")
     (repo / ".agent/log/state/last.block").write_text("garbage\n")
+    assert statusline(repo).stdout == "\n"
+    for bad in ("5:00 1 2 3 4 478 9\n", "500 1 2 3 4 4:78 9\n"):
+        (repo / ".agent/log/state/last.block").write_text(bad)
+        assert statusline(repo).stdout == "\n"
+    (repo / ".agent/log/state/snapshot.mtime").write_text("1:2\n")
+    (repo / ".agent/log/state/last.block").write_text("500 1 2 3 4 478 9\n")
     assert statusline(repo).stdout == "\n"
     assert log_lines(repo) == before  # the status line writes no log line
 
