@@ -44,7 +44,7 @@ QUESTIONS = (
     Question("statusline", "--statusline", "confirm",
              "Show memory in Claude Code's status line (size, compactions, snapshot age)?"),
 )
-# Asked only when its framework is selected; otherwise it keeps its recorded value.
+# Asked only when its framework is selected (default no); otherwise only a recorded value is kept.
 ONLY_FOR = {"statusline": "claude-code"}
 
 
@@ -54,7 +54,6 @@ def defaults(root: Path) -> dict[str, Any]:
         "frameworks": frameworks.detect(root) or [frameworks.DEFAULT],
         "lang": "en",
         "budget_tokens": config.DEFAULTS["budget_tokens"],
-        "statusline": False,
     }
 
 
@@ -110,8 +109,8 @@ def resolve(
     for q in QUESTIONS:
         only = ONLY_FOR.get(q.name)
         if only is not None and only not in out.get("frameworks", []) and flags.get(q.name) is None:
-            last = recorded.get(q.name)
-            out[q.name] = last if isinstance(last, bool) else base[q.name]
+            if isinstance(recorded.get(q.name), bool):
+                out[q.name] = recorded[q.name]  # kept for when its framework comes back
             continue
         if flags.get(q.name) not in (None, []):
             out[q.name] = check(q.name, flags[q.name])
@@ -122,7 +121,7 @@ def resolve(
                 last = check(q.name, last)
             except UserError:
                 last = None  # a recorded answer that no longer validates is asked again
-        default = last if last is not None else base[q.name]
+        default = last if last is not None else base.get(q.name, False)
         if yes:
             out[q.name] = check(q.name, default)
         elif interactive and prompter is not None:
