@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from agenthooks import config, frameworks, messages, platforms
+from agenthooks.frameworks import claude_code
 from agenthooks.errors import MissingAnswer, UserError, unknown
 
 
@@ -45,7 +46,7 @@ QUESTIONS = (
              "Show memory in Claude Code's status line (size, compactions, snapshot age)?"),
 )
 # Asked only when its framework is selected (default no); otherwise only a recorded value is kept.
-ONLY_FOR = {"statusline": "claude-code"}
+ONLY_FOR = {"statusline": claude_code.NAME}
 
 
 def defaults(root: Path) -> dict[str, Any]:

@@ -15,6 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from agenthooks.frameworks import claude_code, codex, gemini_cli
+
+# The hosts whose transcripts are read, by their framework modules' names.
+CLAUDE, CODEX, GEMINI = claude_code.NAME, codex.NAME, gemini_cli.NAME
+
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
 
@@ -108,12 +113,12 @@ def _host_of(records: list[Any]) -> str:
         if not isinstance(r, dict):
             continue
         if r.get("type") in ("session_meta", "response_item", "compacted", "event_msg", "turn_context"):
-            return "codex"
+            return CODEX
         if "projectHash" in r or "$set" in r or ("messages" in r and "sessionId" in r):
-            return "gemini-cli"
+            return GEMINI
         if r.get("type") in ("user", "assistant", "system", "attachment", "summary",
                              "queue-operation", "last-prompt"):
-            return "claude-code"
+            return CLAUDE
     raise Unreadable("not a Claude Code, Codex or Gemini CLI transcript")
 
 
@@ -259,7 +264,7 @@ def read(path: Path) -> Transcript:
     records = _records(path)
     host = _host_of(records)
     t = Transcript(path, host)
-    {"claude-code": _claude, "codex": _codex, "gemini-cli": _gemini}[host](t, records)
+    {CLAUDE: _claude, CODEX: _codex, GEMINI: _gemini}[host](t, records)
     return t
 
 
@@ -268,11 +273,11 @@ def locate(framework: str, sid: str, root: Path) -> Path | None:
     if not sid or not re.fullmatch(r"[A-Za-z0-9_.-]+", sid):
         return None
     found: list[Path] = []
-    if framework == "claude-code":
+    if framework == CLAUDE:
         found = list((claude_home() / "projects").glob(f"*/{sid}.jsonl"))
-    elif framework == "codex":
+    elif framework == CODEX:
         found = list((codex_home() / "sessions").glob(f"*/*/*/rollout-*{sid}.jsonl"))
-    elif framework == "gemini-cli":
+    elif framework == GEMINI:
         for p in (gemini_home() / "tmp").glob(f"*/chats/session-*{sid[:8]}*.json*"):
             try:
                 with p.open(encoding="utf-8", errors="replace") as fh:
