@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from agenthooks import config, frameworks, messages, platforms
+from agenthooks.frameworks import claude_code
 from agenthooks.errors import MissingAnswer, UserError, unknown
 
 
@@ -41,7 +42,11 @@ QUESTIONS = (
     Question("frameworks", "--framework", "checkbox", "Which agent frameworks should call them?"),
     Question("lang", "--lang", "select", "Language of the memory templates and messages?"),
     Question("budget_tokens", "--budget", "text", "Injection budget in estimated tokens?"),
+    Question("statusline", "--statusline", "confirm",
+             "Show memory in Claude Code's status line (size, compactions, snapshot age)?"),
 )
+# Asked only when its framework is selected (default no); otherwise only a recorded value is kept.
+ONLY_FOR = {"statusline": claude_code.NAME}
 
 
 def defaults(root: Path) -> dict[str, Any]:
@@ -73,6 +78,10 @@ def check(name: str, value: Any) -> Any:
         except ValueError:
             raise UserError(f"budget must be a whole number, not {value!r}") from None
         return config.check_int("budget_tokens", number)
+    if name == "statusline":
+        if not isinstance(value, bool):
+            raise UserError(f"statusline must be true or false, not {value!r}")
+        return value
     raise AssertionError(name)
 
 
@@ -99,6 +108,11 @@ def resolve(
     base = defaults(root)
     out: dict[str, Any] = {}
     for q in QUESTIONS:
+        only = ONLY_FOR.get(q.name)
+        if only is not None and only not in out.get("frameworks", []) and flags.get(q.name) is None:
+            if isinstance(recorded.get(q.name), bool):
+                out[q.name] = recorded[q.name]  # kept for when its framework comes back
+            continue
         if flags.get(q.name) not in (None, []):
             out[q.name] = check(q.name, flags[q.name])
             continue
@@ -108,7 +122,7 @@ def resolve(
                 last = check(q.name, last)
             except UserError:
                 last = None  # a recorded answer that no longer validates is asked again
-        default = last if last is not None else base[q.name]
+        default = last if last is not None else base.get(q.name, False)
         if yes:
             out[q.name] = check(q.name, default)
         elif interactive and prompter is not None:
@@ -116,6 +130,8 @@ def resolve(
                 # Pre-tick only what the repo shows; `generic` is the --yes fallback, and
                 # ticked beside the user's pick it would wire a second framework.
                 default = frameworks.detect(root)
+            if q.name == "statusline" and last is None:
+                default = True  # offered: yes unless the user says no
             out[q.name] = check(q.name, _ask(prompter, q, default))
         elif last is not None:
             out[q.name] = last
@@ -140,6 +156,8 @@ def _ask(prompter: Prompter, q: Question, default: Any) -> Any:
         return prompter.checkbox(q.message, _choices(q.name), list(default), q.instruction)
     if q.kind == "select":
         return prompter.select(q.message, _choices(q.name), default)
+    if q.kind == "confirm":
+        return bool(prompter.confirm(q.message, bool(default)))
 
     def valid(text: str) -> bool | str:
         try:

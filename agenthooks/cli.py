@@ -15,7 +15,8 @@ except ImportError:  # pragma: no cover - older typer depends on click
 from agenthooks import __version__
 from agenthooks.errors import UserError
 
-COMMANDS = ("install", "doctor", "uninstall", "show", "lint", "simulate", "archive", "promote")
+COMMANDS = ("install", "doctor", "uninstall", "show", "lint", "simulate", "archive", "promote",
+            "status", "verify")
 
 app = typer.Typer(
     name="agenthooks",

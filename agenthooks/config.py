@@ -17,7 +17,7 @@ def yaml_module() -> ModuleType:
     return yaml
 
 
-CONFIG_VERSION = 2
+CONFIG_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,11 @@ TUNABLES: tuple[Tunable, ...] = (
     Tunable("log_max_kb", 256, "The audit log is rotated past this size; one old file (memory.log.1) is kept.",
             "AH_LOG_MAX_KB", (1, 102400),
             comment_zh="审计日志超过这个大小（KB）时轮转；保留一个旧文件（memory.log.1）。"),
+    Tunable("fresh_after_compactions", 3,
+            "After this many compactions in one session, the reloaded block recommends a fresh\n"
+            "session (memory carries over); 0 = never.",
+            "AH_FRESH", (0, 1000),
+            comment_zh="同一会话被压缩这么多次后，重新注入的记忆块建议开启新会话（记忆会延续）；0 = 从不。"),
     Tunable("enabled", True, "false turns every hook into a silent no-op, without unregistering it.",
             "AH_ENABLED",
             comment_zh="设为 false 时所有钩子都变成静默的空操作，但不取消注册。"),
@@ -173,8 +178,21 @@ def _v1_to_v2(text: str) -> str:
                              "enabled: true\n")
 
 
+def _add_tunable(key: str) -> Callable[[str], str]:
+    """A step that appends one tunable, with its comment, as TUNABLES declares it."""
+    t = next(t for t in TUNABLES if t.key == key)
+
+    def step(text: str) -> str:
+        if key in _top_keys(_compose(text)):
+            return text
+        comment = "".join(f"# {line}\n" for line in t.comment.splitlines())
+        return _append_key(text, f"{comment}{key}: {bash_value(t)}\n")
+    return step
+
+
 MIGRATIONS: dict[int, tuple[str, Callable[[str], str]]] = {
     1: ("enabled", _v1_to_v2),
+    2: ("fresh_after_compactions", _add_tunable("fresh_after_compactions")),
 }
 
 

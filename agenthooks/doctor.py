@@ -259,6 +259,29 @@ def _lint(root: Path) -> list[Check]:
     return [Check("memory lint", "ok", "clean")]
 
 
+def _sessions(root: Path) -> list[Check]:
+    """Memory health from memory.log: the last session compacted past the recommendation,
+    a host announcement of a compaction that no reload followed."""
+    from agenthooks import health
+
+    found = health.from_log(health.read_log(root / ".agent"))
+    if not found:
+        return []
+    out = []
+    last, limit = found[0], health.fresh_after(root / ".agent")
+    if health.recommends_fresh(last, limit):
+        out.append(Check("sessions", "warn", f"the last session ({last.session_id}) was compacted "
+                         f"{last.compactions}x (fresh_after_compactions: {limit}): start a "
+                         "fresh session; memory carries over"))
+    for s in found:
+        if s.announced_unreloaded:
+            out.append(Check("sessions", "warn", f"memory.log: the host announced a compaction at "
+                             f"{s.announced_unreloaded} (session {s.session_id}) and no reload "
+                             "followed: run agenthooks verify"))
+    return out or [Check("sessions", "ok", f"{len(found)} session(s) in memory.log; every "
+                         "announced compaction was followed by a reload")]
+
+
 def checks(root: Path) -> list[Check]:
     agent = root / ".agent"
     if not agent.is_dir():
@@ -288,6 +311,7 @@ def checks(root: Path) -> list[Check]:
         out += _unselected(root, answers)
     out += _config(root, answers)
     out += _lint(root)
+    out += _sessions(root)
     return out
 
 

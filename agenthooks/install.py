@@ -103,6 +103,8 @@ def run(
     elif changed == 0 and mverdict == "identical":
         echo("up to date: nothing changed")
     touched = {v.path for v in verdicts if v.verdict in upgrade.WRITES}
+    for note in frameworks.notices(root, answers):
+        echo(f"note: {note}")
     for step in frameworks.next_steps(answers, touched, regs):
         echo(f"next: {step}")
     attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]

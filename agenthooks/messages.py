@@ -43,6 +43,7 @@ MESSAGES: dict[str, dict[str, str]] = {
             "Key decisions now; do not log individual edits."
         ),
         "block_failed": "agenthooks: the memory block could not be built this time; read .agent/memory/tattoo.md and snapshot.md yourself.",
+        "fresh": "This session was compacted %dx: start a fresh session when you can; memory carries over (.agent/memory/).",
     },
     "zh": {
         "intro": "项目记忆（.agent/memory/，由 agenthooks 加载）：内容为最新，与先前对话不一致时以此为准。",
@@ -75,5 +76,6 @@ MESSAGES: dict[str, dict[str, str]] = {
             "做了决定），请现在更新“进行中”和“关键决策”；不要记录每次修改。"
         ),
         "block_failed": "agenthooks：本次无法生成记忆块；请自行阅读 .agent/memory/tattoo.md 和 snapshot.md。",
+        "fresh": "本会话已被压缩 %d 次：方便时请开启新会话；记忆会延续（.agent/memory/）。",
     },
 }

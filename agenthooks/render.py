@@ -106,6 +106,8 @@ def context(answers: dict[str, Any], template_root: str | None = None) -> dict[s
         "profile": platforms.profile(answers["platforms"]).as_dict(),
         "defaults": config.DEFAULTS,
         "tunables": config.TUNABLES,
+        "config_defaults": " ".join(f"{t.var}={shlex.quote(config.bash_value(t))}"
+                                    for t in config.TUNABLES),
         "config_header": config.HEADER,
         "bash_value": config.bash_value,
         "int_bounds": config.INT_BOUNDS,

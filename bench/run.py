@@ -298,6 +298,12 @@ def notes_toggler(repo: Path):  # type: ignore[no-untyped-def]
     return setup
 
 
+def statusline(lab: Lab, repo: Path) -> Variant:
+    """pre_task.sh --statusline with the statusLine JSON Claude Code 2.1.197 sends."""
+    return Variant([BASH, str(repo / ".agent/hooks/pre_task.sh"), FRAMEWORK, "--statusline"],
+                   lab.payload(repo, "statusline.json"), str(repo), lab.env)
+
+
 def bench_latency(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -> None:
     sec = "1. hook latency (wall ms per run, median [min..max])"
     # One repo per figure, so that no figure's writes change another's path.
@@ -349,6 +355,7 @@ def bench_latency(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
                                                    {"AGENT_CONTEXT_LEN": str(lab.ctx_len // 4)}),
         "pre_task, memory.log at 250 KB": lab.hook(r["biglog"], "pre_task", p["biglog"]["start"],
                                                    file_setter(log, big)),
+        "pre_task --statusline": statusline(lab, r["start"]),
     }
     s = {k: stats(v) for k, v in interleave(variants, args.warmup, args.runs).items()}
     details["latency"] = s
@@ -366,6 +373,9 @@ def bench_latency(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
     # What Claude Code runs on every prompt: the length from a ~350 KB transcript's tail.
     ratio_row(t, sec, "on_compact quiet, transcript / bash -c :",
               s["on_compact quiet, transcript"], s["bash -c :"], 3.0, "bash -c :")
+    # Claude Code runs the status line command every few hundred milliseconds.
+    ratio_row(t, sec, "pre_task --statusline / bash -c :", s["pre_task --statusline"],
+              s["bash -c :"], 2.0, "bash -c :")
     info = [("on_compact quiet", "baseline on_compact quiet"),
             ("pre_task, memory changed", "baseline pre_task"),
             ("pre_task, memory changed", "bash -c :"),
@@ -426,6 +436,7 @@ def bench_processes(lab: Lab, t: Table, details: dict) -> None:
                                               ("edit", "PostToolUse-Edit.json"),
                                               ("prompt", "UserPromptSubmit.json"))}
     capture(lab.hook(repo, "pre_task", p_start))  # first run scaffolds; measure the steady state
+    capture(statusline(lab, repo))  # reads the snapshot's time once
     capture(lab.baseline(base, "pre_task", b["start"]))
     quiet = f"v1 1 {lab.ctx_len} - - 0"
     snap = repo / ".agent/memory/snapshot.md"
@@ -439,6 +450,8 @@ def bench_processes(lab: Lab, t: Table, details: dict) -> None:
     last_len = base / ".agent/log/last_context_len"
     cases = [
         ("pre_task", lab.hook(repo, "pre_task", p_start), 3),
+        # Before post_edit touches the snapshot: the snapshot's time is known (common path).
+        ("pre_task --statusline", statusline(lab, repo), 0),
         ("post_edit (no reminder)", lab.hook(repo, "post_edit", p_edit, lambda: os.utime(snap)), 1),
         ("on_compact (nothing detected)", lab.hook(repo, "on_compact", p_prompt,
                                                    state_setter(repo, quiet)), 2),

@@ -58,14 +58,28 @@ def test_version_of() -> None:
 def test_migrate_v1_adds_enabled_and_keeps_the_users_lines() -> None:
     v1 = "# my budget\nbudget_tokens: 900  # tuned\n"
     text, old, new, added = config.migrate(v1)
-    assert (old, new, added) == (1, config.CONFIG_VERSION, ["enabled"])
+    assert (old, new, added) == (1, config.CONFIG_VERSION, ["enabled", "fresh_after_compactions"])
     # The version line goes after the leading comment; every line of the user's stays.
-    assert text == ("# my budget\nversion: 2\nbudget_tokens: 900  # tuned\n"
+    assert text == ("# my budget\nversion: 3\nbudget_tokens: 900  # tuned\n"
                     "# false turns every hook into a silent no-op, without unregistering it.\n"
-                    "enabled: true\n")
+                    "enabled: true\n"
+                    "# After this many compactions in one session, the reloaded block recommends a fresh\n"
+                    "# session (memory carries over); 0 = never.\n"
+                    "fresh_after_compactions: 3\n")
     assert config.version_of(text) == config.CONFIG_VERSION
     # Idempotent: the migrated text is current.
     assert config.migrate(text) == (text, config.CONFIG_VERSION, config.CONFIG_VERSION, [])
+
+
+def test_migrate_v2_adds_fresh_after_compactions_once() -> None:
+    v2 = "version: 2\nbudget_tokens: 900\nenabled: false  # off\n"
+    text, old, new, added = config.migrate(v2)
+    assert (old, new, added) == (2, 3, ["fresh_after_compactions"])
+    assert text.startswith("version: 3\nbudget_tokens: 900\nenabled: false  # off\n# After")
+    assert text.endswith("fresh_after_compactions: 3\n") and text.count("fresh_after") == 1
+    # A key the user already wrote is kept as it is.
+    mine = "version: 2\nfresh_after_compactions: 0\n"
+    assert config.migrate(mine) == ("version: 3\nfresh_after_compactions: 0\n", 2, 3, [])
 
 
 def test_migrate_never_downgrades_a_newer_file() -> None:

@@ -163,8 +163,12 @@ def test_scripted_prompter_drives_the_interactive_path(tmp_path: Path) -> None:
     assert [m.split("?")[0] for m in prompter.asked] == [
         "Which systems will run these hooks", "Which agent frameworks should call them",
         "Language of the memory templates and messages", "Injection budget in estimated tokens",
-        "Install with platforms=linux+macos, frameworks=claude-code, lang=zh, budget_tokens=800"]
+        "Show memory in Claude Code's status line (size, compactions, snapshot age)",
+        "Install with platforms=linux+macos, frameworks=claude-code, lang=zh, budget_tokens=800, "
+        "statusline=True"]
     assert "budget_tokens: 800" in (repo / ".agent/config.yaml").read_text()
+    # Offered on a terminal, and yes by default: the status line is registered.
+    assert "--statusline" in (repo / ".claude/settings.json").read_text()
 
 
 def test_declining_the_summary_writes_nothing(tmp_path: Path) -> None:

@@ -26,6 +26,10 @@ def register(app: typer.Typer) -> None:
             "--lang", metavar="en|zh", help="Language of memory templates and messages.")] = None,
         budget: Annotated[Optional[str], typer.Option(
             "--budget", metavar="TOKENS", help="Injection budget for a new config.yaml.")] = None,
+        statusline: Annotated[bool, typer.Option("--statusline",
+            help="Claude Code: show memory in the status line (never replaces yours).")] = False,
+        no_statusline: Annotated[bool, typer.Option("--no-statusline",
+            help="Claude Code: take our status line out.")] = False,
         dry_run: Annotated[bool, typer.Option("--dry-run",
             help="Print every verdict; write nothing.")] = False,
         conflict: Annotated[str, typer.Option("--conflict", metavar="inline|new",
@@ -49,7 +53,8 @@ def register(app: typer.Typer) -> None:
             return QuestionaryPrompter()
 
         flags = {"frameworks": framework, "platforms": platform, "lang": lang,
-                 "budget_tokens": budget}
+                 "budget_tokens": budget,
+                 "statusline": True if statusline else False if no_statusline else None}
         return install.run(dir_, flags, yes=yes, dry_run=dry_run,
                            prompter_factory=prompter if sys.stdin.isatty() and not yes else None,
                            echo=typer.echo, conflict=conflict,

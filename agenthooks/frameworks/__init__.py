@@ -111,6 +111,16 @@ def next_steps(answers: dict[str, Any], changed: set[str] | None = None,
     return out
 
 
+def notices(root: Path, answers: dict[str, Any]) -> list[str]:
+    """What a framework's registration left as the user had it, and why."""
+    out: list[str] = []
+    for name in answers["frameworks"]:
+        fn = getattr(get(name), "notices", None)
+        if fn is not None:
+            out.extend(fn(root, answers))
+    return out
+
+
 def post_install(root: Path, answers: dict[str, Any]) -> None:
     """After the files are written: what a framework without a start hook needs (aider
     runs pre_task once so .agent/injected_context.txt exists)."""

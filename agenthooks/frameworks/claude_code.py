@@ -3,14 +3,17 @@
 SessionStart (startup|resume|clear|compact) -> pre_task: the memory block, also right
 after a compaction. UserPromptSubmit -> on_compact: detection per prompt. PostToolUse on
 edit tools -> post_edit. PreCompact -> on_compact, which only flags the coming compaction.
-Timeouts are in seconds."""
+Timeouts are in seconds. With the statusline answer, "statusLine" runs
+`pre_task.sh --statusline`; a statusLine of the user's is never replaced."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
+from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
-from agenthooks.frameworks import _jsonhooks
+from agenthooks.frameworks import _jsonhooks, _jsontext
 
 NAME = "claude-code"
 # Paths that, when present in a repo, suggest claude-code is in use.
@@ -33,12 +36,73 @@ def entries() -> dict[str, list[dict[str, Any]]]:
     return _jsonhooks.claude_shaped(_group, "Edit|Write|MultiEdit|NotebookEdit")
 
 
+def statusline() -> dict[str, Any]:
+    # The status line runs from the project folder; CLAUDE_PROJECT_DIR is used when set.
+    return {"type": "command", "padding": 0,
+            "command": f'bash "${{CLAUDE_PROJECT_DIR:-.}}/.agent/hooks/pre_task.sh" {NAME} --statusline'}
+
+
+def _ours(item: _jsontext.Item | None) -> bool:
+    data = item.value.data if item is not None else None
+    return isinstance(data, dict) and _jsonhooks.is_ours(data.get("command"))
+
+
+def with_statusline(text: str, want: bool) -> str:
+    """text with our statusLine spliced in (want) or out; a statusLine of the user's stays."""
+    bom = _jsonhooks.BOM if text.startswith(_jsonhooks.BOM) else ""
+    body = text[len(bom):]
+    if not body.strip():
+        return text
+    top = _jsontext.parse(body)
+    item = top.member("statusLine")
+    if want and item is None:
+        body = _jsontext.insert(body, top, len(top.items), statusline(), "statusLine")
+    elif want and _ours(item) and item.value.data != statusline():  # type: ignore[union-attr]
+        body = _jsontext.replace(body, item.value, statusline())  # type: ignore[union-attr]
+    elif not want and _ours(item):
+        body = _jsontext.remove(body, top, top.items.index(item))  # type: ignore[arg-type]
+    else:
+        return text
+    return bom + body
+
+
 def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
-    return [_jsonhooks.registration(root, PATH, NAME, entries())]
+    pf = _jsonhooks.registration(root, PATH, NAME, entries())
+    return [dataclasses.replace(pf, text=with_statusline(pf.text, bool(answers.get("statusline"))))]
+
+
+def notices(root: Path, answers: dict[str, Any]) -> list[str]:
+    """The status line was asked for, and the user's own is kept."""
+    if not answers.get("statusline"):
+        return []
+    try:
+        data = _jsonhooks.load(root, PATH) or {}
+    except UserError:
+        return []
+    mine = data.get("statusLine")
+    if mine is None or (isinstance(mine, dict) and _jsonhooks.is_ours(mine.get("command"))):
+        return []
+    return [f"{PATH} already has a statusLine of yours: kept, not replaced. To show memory "
+            "there, call: bash .agent/hooks/pre_task.sh claude-code --statusline "
+            "(it reads the statusLine JSON on stdin)"]
 
 
 def unregister(root: Path) -> list[tuple[str, str | None]]:
-    return _jsonhooks.unregister(root, PATH, "nested")
+    out = _jsonhooks.unregister(root, PATH, "nested")
+    try:
+        text = _jsonhooks.read(root, PATH)
+    except UserError:
+        return out
+    if text is None or (out and out[0][1] is None):
+        return out
+    try:
+        new = with_statusline(out[0][1] if out else text, False)  # type: ignore[arg-type]
+        left = _jsontext.parse(new[len(_jsonhooks.BOM):] if new.startswith(_jsonhooks.BOM) else new).data
+    except _jsontext.SyntaxProblem:
+        return out
+    if new == text:
+        return []
+    return [(PATH, None if left == {} else new)]
 
 
 def next_steps(answers: dict[str, Any]) -> list[str]:

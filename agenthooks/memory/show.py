@@ -199,4 +199,10 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
             f"({', '.join(repo.frameworks)}); the hook printed its plain form")
     for row in stats_table(block_sections(text), budget):
         err(row)
+    from agenthooks import health
+
+    sessions = health.from_log(health.read_log(repo.agent))
+    if sessions and health.recommends_fresh(sessions[0], health.fresh_after(repo.agent)):
+        err(f"note: the last session was compacted {sessions[0].compactions}x: start a "
+            "fresh one (memory carries over); see agenthooks status")
     return 0

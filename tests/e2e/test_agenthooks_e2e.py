@@ -92,7 +92,9 @@ class Project:
         return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
 
     def log_matching(self, hook: str, needle: str) -> list[str]:
-        return [ln for ln in self.log() if f"] {hook}: " in ln and needle in ln]
+        # "[TIME] HOOK FRAMEWORK SESSION: MESSAGE"
+        return [ln for ln in self.log() if re.search(rf"\] {hook} {self.framework} \S+: ", ln)
+                and needle in ln]
 
     def make_stale(self, minutes: int = 30) -> None:
         """Age the snapshot past stale_minutes (default 10) so post_edit reminds."""

@@ -16,7 +16,7 @@ def test_archive_moves_the_snapshot_and_starts_fresh(repo: Path) -> None:
     assert arch[0].read_text() == SAMPLE_SNAPSHOT
     fresh = (repo / ".agent/memory/snapshot.md").read_text()
     assert "## In progress" in fresh and "get_user" not in fresh
-    assert any(re.match(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] pre_task: archived the snapshot to "
+    assert any(re.match(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] pre_task \S+ \S+: archived the snapshot to "
                         r"memory/archive/snapshot_", s) for s in log_lines(repo))
     assert f"archive/{arch[0].name}" in proc.stdout
 

@@ -76,7 +76,7 @@ def test_no_secret_reaches_the_model(repo: Path, isolated_home: Path) -> None:
     assert hooked[".agent/memory/notes.md"] == expected[".agent/memory/notes.md"]
     assert len(hooked["~/.agent/memory/tattoo.md"]) == 5
     # The log says how many lines were redacted.
-    loaded = [s for s in log_lines(repo) if "pre_task: memory loaded" in s][-1]
+    loaded = [s for s in log_lines(repo) if "pre_task" in s and ": memory loaded" in s][-1]
     assert "redacted 25 secret-looking lines" in loaded, loaded
     # Lint reports the same lines: one list of patterns.
     lint = cli("lint", str(repo))

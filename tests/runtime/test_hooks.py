@@ -15,7 +15,7 @@ from support.userlands import USERLANDS, env_for
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
-LOG_RE = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (pre_task|post_edit|on_compact): .+$")
+LOG_RE = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (pre_task|post_edit|on_compact) [a-z-]+ [A-Za-z0-9_.-]+: .+$")
 
 
 @pytest.fixture(params=sorted(USERLANDS))

@@ -1,0 +1,320 @@
+"""Memory health: what the hooks did in each session (memory.log, the hooks' state, the
+host's transcript), read only. `status` and `doctor` build on sessions(); `verify` on
+transcript.events()."""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from agenthooks import transcript
+
+# `[YYYY-MM-DD HH:MM:SS] HOOK FRAMEWORK SID: MESSAGE`; before 0.x the hooks wrote
+# `[YYYY-MM-DD HH:MM:SS] HOOK: MESSAGE`, which counts as session "unknown".
+LOG_RE = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\] ([a-z_]+)"
+                    r"(?: ([a-z][a-z-]*) ([A-Za-z0-9_.-]{1,80}))?: (.*)$")
+LOADED_RE = re.compile(r"^memory loaded: .*?~(\d+) tokens of (\d+), (\d+) chars")
+DETECTED_RE = re.compile(r"^compaction detected \((.*)\); memory reloaded")
+FRESH_RE = re.compile(r"^recommended a fresh session after (\d+) compactions")
+UNKNOWN = "unknown"
+# The cause a hook logs -> the signal it stands for.
+SIGNALS = (
+    ("SessionStart source=compact", "host event"),
+    ("the host announced", "host event"),
+    ("compaction record in the transcript", "transcript boundary"),
+    ("context length dropped", "length drop"),
+    ("summary marker", "marker"),
+    ("periodic reload", "every N turns"),  # counted as a reload, not as a compaction
+)
+
+
+def signal_of(cause: str) -> str:
+    return next((sig for needle, sig in SIGNALS if needle in cause), "other")
+
+
+@dataclass
+class LogLine:
+    time: str
+    hook: str
+    framework: str
+    sid: str
+    message: str
+
+
+def read_log(agent: Path) -> list[LogLine]:
+    """Every well-formed line of memory.log.1 (older) and memory.log, in order."""
+    out = []
+    for name in ("memory.log.1", "memory.log"):
+        path = agent / "log" / name
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for raw in text.splitlines():
+            m = LOG_RE.match(raw)
+            if m:
+                ts, hook, fw, sid, msg = m.groups()
+                out.append(LogLine(ts, hook, fw or UNKNOWN, sid or UNKNOWN, msg))
+    return out
+
+
+@dataclass
+class Session:
+    session_id: str
+    framework: str
+    first_seen: str
+    last_seen: str
+    loads: int = 0
+    reloads: int = 0
+    memory_tokens: int = 0
+    last_block_tokens: int | None = None
+    budget: int | None = None
+    reminders: int = 0
+    periodic_reloads: int = 0
+    compaction_events: list[dict[str, str]] = field(default_factory=list)
+    fresh_recommended: int = 0
+    announced_unreloaded: str | None = None  # time of a host announcement no reload followed
+    turns_since_reload: int | None = None
+    prompts: int | None = None
+    context_tokens: int | None = None
+    context_percent: float | None = None
+    transcript: str | None = None
+
+    @property
+    def compactions(self) -> int:
+        return len(self.compaction_events)
+
+    def as_dict(self, fresh_after: int) -> dict[str, Any]:
+        return {
+            "framework": self.framework, "session_id": self.session_id,
+            "first_seen": self.first_seen, "last_seen": self.last_seen,
+            "prompts": self.prompts, "compactions": self.compactions,
+            "compaction_events": self.compaction_events, "loads": self.loads,
+            "reloads": self.reloads, "periodic_reloads": self.periodic_reloads,
+            "memory_tokens": self.memory_tokens,
+            "last_block_tokens": self.last_block_tokens, "budget": self.budget,
+            "reminders": self.reminders,
+            "fresh_session_recommended": recommends_fresh(self, fresh_after),
+            "turns_since_reload": self.turns_since_reload,
+            "context_tokens": self.context_tokens, "context_percent": self.context_percent,
+            "transcript": self.transcript,
+            "unreloaded_announcement": self.announced_unreloaded,
+        }
+
+
+def recommends_fresh(s: Session, fresh_after: int) -> bool:
+    return fresh_after > 0 and s.compactions >= fresh_after
+
+
+def from_log(lines: Iterable[LogLine]) -> list[Session]:
+    """Sessions in the order they were last seen, newest first."""
+    by: dict[str, Session] = {}
+    for ln in lines:
+        s = by.get(ln.sid)
+        if s is None:
+            s = by[ln.sid] = Session(ln.sid, ln.framework, ln.time, ln.time)
+        s.last_seen = ln.time
+        if s.framework == UNKNOWN:
+            s.framework = ln.framework
+        msg = ln.message
+        m = LOADED_RE.match(msg)
+        if m:
+            s.loads += 1
+            s.memory_tokens += int(m.group(1))
+            s.last_block_tokens, s.budget = int(m.group(1)), int(m.group(2))
+            continue
+        m = DETECTED_RE.match(msg)
+        if m:
+            s.reloads += 1
+            s.announced_unreloaded = None
+            sig = signal_of(m.group(1))
+            if sig == "every N turns":  # a reload on schedule, not a compaction seen
+                s.periodic_reloads += 1
+            else:
+                s.compaction_events.append({"time": ln.time, "signal": sig,
+                                            "cause": m.group(1), "hook": ln.hook})
+            continue
+        if msg.startswith("compaction announced by the host"):
+            s.announced_unreloaded = ln.time
+        elif msg.startswith("snapshot not updated for") and "reminded the agent" in msg:
+            s.reminders += 1
+        elif FRESH_RE.match(msg):
+            s.fresh_recommended += 1
+    return sorted(by.values(), key=lambda s: s.last_seen, reverse=True)
+
+
+def _state_turn(agent: Path, sid: str) -> int | None:
+    """Prompts since the last reload, from the last valid line of the session's state."""
+    try:
+        lines = (agent / "log" / "state" / f"{sid}.state").read_text(
+            encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        f = line.split()
+        if len(f) >= 3 and f[0] == "v1" and f[1].isdigit():
+            return int(f[1])
+    return None
+
+
+def block_stats(agent: Path) -> dict[str, int] | None:
+    """The published block's figures (log/state/block.stats: AHC1 LEN USER BUDGET NOTES
+    tattoo snapshot notes-total notes-kept tokens chars ...)."""
+    try:
+        f = (agent / "log" / "state" / "block.stats").read_text(encoding="utf-8").split()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if len(f) < 11 or f[0] != "AHC1" or not all(x.isdigit() for x in f[1:11]):
+        return None
+    return {"tokens": int(f[9]), "budget": int(f[3]), "chars": int(f[10])}
+
+
+def snapshot_age_minutes(agent: Path, now: float | None = None) -> int | None:
+    try:
+        mtime = (agent / "memory" / "snapshot.md").stat().st_mtime
+    except OSError:
+        return None
+    return max(0, int(((now or time.time()) - mtime) // 60))
+
+
+def fresh_after(agent: Path) -> int:
+    from agenthooks.memory import parse
+
+    value = parse.read_config(agent / "config.yaml").get("fresh_after_compactions", 3)
+    return value if isinstance(value, int) else 3
+
+
+def sessions(root: Path, *, transcripts: bool = True) -> list[Session]:
+    agent = root / ".agent"
+    found = from_log(read_log(agent))
+    for s in found:
+        if s.session_id != UNKNOWN:
+            s.turns_since_reload = _state_turn(agent, s.session_id)
+        if not transcripts or s.session_id == UNKNOWN:
+            continue
+        path = transcript.locate(s.framework, s.session_id, root)
+        if path is None:
+            continue
+        s.transcript = str(path)
+        try:
+            t = transcript.read(path)
+        except transcript.Unreadable:
+            continue
+        s.prompts = sum(1 for e in t.events if e.kind == "prompt")
+        s.context_tokens, s.context_percent = t.context_tokens, t.context_percent
+    return found
+
+
+def report(root: Path, *, session: str | None = None, all_: bool = False,
+           limit: int = 5) -> dict[str, Any]:
+    agent = root / ".agent"
+    n = fresh_after(agent)
+    found = sessions(root)
+    if session is not None:
+        found = [s for s in found if s.session_id == session or s.session_id.startswith(session)]
+    elif not all_:
+        found = found[:limit]
+    return {
+        "root": str(root), "fresh_after_compactions": n,
+        "block": block_stats(agent), "snapshot_age_minutes": snapshot_age_minutes(agent),
+        "sessions": [s.as_dict(n) for s in found],
+    }
+
+
+def _n(value: Any, unit: str = "") -> str:
+    return "-" if value is None else f"{value:,}{unit}" if isinstance(value, int) else f"{value}{unit}"
+
+
+def format_report(data: dict[str, Any]) -> list[str]:
+    out = []
+    block, age = data["block"], data["snapshot_age_minutes"]
+    head = "memory block: " + (f"~{block['tokens']:,} of {block['budget']:,} tokens, "
+                               f"{block['chars']:,} chars" if block else "none published yet")
+    head += "; snapshot " + ("missing" if age is None else f"updated {age}m ago")
+    out.append(head)
+    if not data["sessions"]:
+        out.append("no sessions in .agent/log/memory.log yet")
+    for s in data["sessions"]:
+        out.append("")
+        out.append(f"session {s['session_id']} ({s['framework']}): {s['first_seen']} .. {s['last_seen']}")
+        ctx = ""
+        if s["context_tokens"] is not None:
+            pct = f", {s['context_percent']:.0f}% of the window" if s["context_percent"] is not None else ""
+            ctx = f"; context {s['context_tokens']:,} tokens{pct}"
+        out.append(f"  prompts {_n(s['prompts'])}; memory loads {s['loads']}, reloads "
+                   f"{s['reloads']}; ~{s['memory_tokens']:,} tokens injected in all"
+                   + (f", last block ~{s['last_block_tokens']:,}/{s['budget']:,}"
+                      if s["last_block_tokens"] is not None else "") + ctx)
+        sigs = ", ".join(f"{e['time'][11:]} {e['signal']}" for e in s["compaction_events"])
+        out.append(f"  compactions {s['compactions']}" + (f": {sigs}" if sigs else "")
+                   + (f"; periodic reloads {s['periodic_reloads']}" if s["periodic_reloads"] else "")
+                   + f"; post-edit reminders {s['reminders']}")
+        if s["fresh_session_recommended"]:
+            out.append(f"  compacted {s['compactions']}x (fresh_after_compactions: "
+                       f"{data['fresh_after_compactions']}): start a fresh session; memory carries over")
+        if s["unreloaded_announcement"]:
+            out.append(f"  the host announced a compaction at {s['unreloaded_announcement']} and "
+                       "no reload followed: run agenthooks verify")
+        if s["transcript"]:
+            out.append(f"  transcript {s['transcript']}")
+    return out
+
+
+def latest_transcript(root: Path) -> Path | None:
+    """The transcript of the newest session the log names, else the newest any host
+    wrote for this repo."""
+    for s in from_log(read_log(root / ".agent")):
+        path = transcript.locate(s.framework, s.session_id, root)
+        if path is not None:
+            return path
+    return transcript.latest_for(root)
+
+
+def verify_report(root: Path, path: Path | None) -> dict[str, Any]:
+    from agenthooks.errors import UserError
+    from agenthooks.memory import parse
+
+    if path is None:
+        path = latest_transcript(root)
+        if path is None:
+            raise UserError("no transcript found for this repo (Claude Code, Codex, Gemini CLI)",
+                            hint="pass --transcript PATH")
+    try:
+        t = transcript.read(path)
+    except transcript.Unreadable as exc:
+        err = UserError(str(exc), hint="pass a Claude Code, Codex or Gemini CLI transcript")
+        err.code = 2
+        raise err from None
+    rules = [ln.text.rstrip(" \t\r") for ln in parse.rules(parse.find_repo(root).file("tattoo"))]
+    checks = transcript.verify(t, rules)
+    failed = [c for c in checks if not c.followed]
+    return {"transcript": str(path), "host": t.host, "session_id": t.session_id,
+            "rules": len(rules), "ok": not failed,
+            "compactions": [c.as_dict() for c in checks]}
+
+
+def format_verify(data: dict[str, Any]) -> list[str]:
+    out = [f"transcript {data['transcript']} ({data['host']}, session {data['session_id'] or '?'}): "
+           f"{len(data['compactions'])} compaction(s); checking the block's delimiters and "
+           f"{data['rules']} rule(s) of tattoo.md"]
+    for c in data["compactions"]:
+        where = f"compaction {c['compaction']} (record {c['record']}, {c['time'] or 'no time'})"
+        if c["memory_followed"]:
+            later = c["turns_later"]
+            out.append(f"  ok    {where}: memory back "
+                       + ("before the next answer" if later == 0 else f"{later} turn(s) later"))
+        else:
+            out.append(f"  FAIL  {where}: no memory after it ({c['prompts_after']} prompt(s) "
+                       f"after it); missing: {'; '.join(c['missing'][:3])}"
+                       + (f" and {len(c['missing']) - 3} more" if len(c["missing"]) > 3 else ""))
+    bad = [c for c in data["compactions"] if not c["memory_followed"]]
+    if not data["compactions"]:
+        out.append("no compaction in this transcript: nothing to verify")
+    elif bad:
+        out.append(f"not verified: compaction {bad[0]['compaction']} ({bad[0]['time']}) was not "
+                   "followed by memory")
+    else:
+        out.append("verified: every compaction was followed by memory")
+    return out
