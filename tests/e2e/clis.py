@@ -2,7 +2,8 @@
 
 The pinned CLIs (``tests/e2e/pins.txt``) live in a cache folder outside the
 source tree (``$AGENTHOOKS_E2E_CACHE``, default ``~/.cache/agenthooks-e2e``).
-``make e2e-deps`` installs them (about 760 MB). The tests never download them:
+``make e2e-deps`` installs them (about 2.8 GB): npm packages into the cache's
+node_modules, ``pip:`` lines (Aider) into the virtualenv ``pip-venv`` beside it. The tests never download them:
 without them they skip locally, naming that command, and fail under CI=true.
 Hook semantics change quickly between releases: pin, and upgrade on purpose.
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -30,25 +32,31 @@ except ImportError:  # tests/e2e is not a package
     from mockapi import MockAPI  # type: ignore[no-redef]
 
 PINS = Path(__file__).with_name("pins.txt")
-INSTALL_SIZE = "about 760 MB"
-# The CLI's command name for each pinned npm package.
+INSTALL_SIZE = "about 2.8 GB"
+# The CLI's command name for each pinned package (npm, or PyPI for `pip:` lines).
 COMMANDS = {"@anthropic-ai/claude-code": "claude", "@google/gemini-cli": "gemini",
-            "@openai/codex": "codex"}
+            "@openai/codex": "codex", "@github/copilot": "copilot", "opencode-ai": "opencode",
+            "cline": "cline", "aider-chat": "aider"}
+PIP = "pip:"
 
 
 def _pins() -> dict[str, tuple[str, str]]:
-    """command -> (npm package, version), read from pins.txt."""
+    """command -> (package, version), read from pins.txt; PyPI packages keep `pip:`."""
     found: dict[str, tuple[str, str]] = {}
     for line in PINS.read_text(encoding="utf-8").splitlines():
         spec = line.strip()
-        if spec and not spec.startswith("#"):
+        if spec.startswith(PIP):
+            pkg, _, ver = spec.partition("==")
+            found[COMMANDS[pkg[len(PIP):]]] = (pkg, ver)
+        elif spec and not spec.startswith("#"):
             pkg, _, ver = spec.rpartition("@")
             found[COMMANDS[pkg]] = (pkg, ver)
     return found
 
 
 VERSIONS = _pins()
-NPM_SPECS = [f"{pkg}@{ver}" for pkg, ver in VERSIONS.values()]
+NPM_SPECS = [f"{pkg}@{ver}" for pkg, ver in VERSIONS.values() if not pkg.startswith(PIP)]
+PIP_SPECS = [f"{pkg}=={ver}" for pkg, ver in VERSIONS.values() if pkg.startswith(PIP)]
 GEMINI_MODEL = "gemini-2.5-flash"
 CODEX_MODEL = "gpt-5.5"
 DEFAULT_TIMEOUT = 90
@@ -81,8 +89,26 @@ class CLIs:
     gemini: Path
     versions: dict[str, str]
 
+    def exe(self, name: str) -> Path:
+        """The pinned command `name` (`aider` lives in the cache's pip-venv)."""
+        return _exe(self.prefix, name)
+
+
+def pip_venv(prefix: Path) -> Path:
+    return prefix / "pip-venv"
+
+
+def _exe(prefix: Path, name: str) -> Path:
+    if VERSIONS[name][0].startswith(PIP):
+        return pip_venv(prefix) / "bin" / name
+    return prefix / "node_modules" / ".bin" / name
+
 
 def _installed_version(prefix: Path, package: str) -> str | None:
+    if package.startswith(PIP):
+        dist = package[len(PIP):].replace("-", "_")
+        found = sorted(pip_venv(prefix).glob(f"lib/python*/site-packages/{dist}-*.dist-info"))
+        return found[-1].name[len(dist) + 1:-len(".dist-info")] if found else None
     try:
         doc = json.loads((prefix / "node_modules" / package / "package.json").read_text())
     except (OSError, ValueError):
@@ -91,7 +117,7 @@ def _installed_version(prefix: Path, package: str) -> str | None:
 
 
 def _all_pinned(prefix: Path) -> bool:
-    return all(_installed_version(prefix, pkg) == ver and (prefix / "node_modules" / ".bin" / n).exists()
+    return all(_installed_version(prefix, pkg) == ver and _exe(prefix, n).exists()
                for n, (pkg, ver) in VERSIONS.items())
 
 
@@ -100,7 +126,7 @@ def _check_versions(prefix: Path) -> dict[str, str]:
     bin_dir = prefix / "node_modules" / ".bin"
     found: dict[str, str] = {}
     for name, (_, ver) in VERSIONS.items():
-        exe = bin_dir / name
+        exe = _exe(prefix, name)
         # The CLIs write state (~/.codex/tmp, ~/.gemini/projects.json) even here.
         with tempfile.TemporaryDirectory(prefix="agenthooks-e2e-version-") as home:
             env = {"PATH": _base_path(bin_dir), "HOME": home, "TMPDIR": home,
@@ -413,6 +439,47 @@ def gemini_prompt(prompt: str, *, resume: str | None = None) -> list[str]:
     if resume:
         args[:0] = ["-r", resume]
     return args
+
+
+def run_cli(name: str, repo: Path, home: Path, mock: MockAPI, args: Sequence[str],
+            env_extra: Mapping[str, str], *, clis: CLIs | None = None,
+            timeout: float = DEFAULT_TIMEOUT,
+            env: Mapping[str, str | None] | None = None) -> subprocess.CompletedProcess[str]:
+    """`<name> <args>` in repo with base_env() plus env_extra, then env (None removes)."""
+    clis = clis or ensure_clis()
+    full_env = base_env(home, mock, clis.bin_dir)
+    full_env.update(env_extra)
+    _merge_env(full_env, env)
+    return _run([str(clis.exe(name)), *args], repo, full_env, timeout)
+
+
+def copilot_env(mock: MockAPI, max_prompt_tokens: int | None = None) -> dict[str, str]:
+    env = {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{mock.url}/v1",
+           "COPILOT_PROVIDER_WIRE_API": "responses", "COPILOT_MODEL": "gpt-5",
+           "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_AUTO_UPDATE": "false"}
+    if max_prompt_tokens is not None:
+        env["COPILOT_PROVIDER_MAX_PROMPT_TOKENS"] = str(max_prompt_tokens)
+    return env
+
+
+def run_copilot(repo: Path, home: Path, mock: MockAPI, prompt: str, *,
+                resume: str | None = None, max_prompt_tokens: int | None = None,
+                **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`copilot -p PROMPT --allow-all-tools` (Responses API, the "codex" dialect).  The
+    repo is trusted in ~/.copilot/config.json: a resumed run, which refuses
+    --trust-folder, runs the repo's hooks only then."""
+    write_json(Path(home) / ".copilot" / "config.json", {"trusted_folders": [str(repo)]})
+    args = ["-p", prompt, "--allow-all-tools"]
+    if resume:
+        args[:0] = [f"--resume={resume}"]
+    return run_cli("copilot", repo, home, mock, args, copilot_env(mock, max_prompt_tokens), **kw)
+
+
+def copilot_session(proc: subprocess.CompletedProcess[str]) -> str:
+    """The session id from the "Resume  copilot --resume=ID" line of a -p run."""
+    found = re.search(r"--resume=([0-9a-f-]{8,})", proc.stdout + proc.stderr)
+    assert found, f"no session id in output:\n{proc.stdout}\n{proc.stderr}"
+    return found.group(1)
 
 
 # --------------------------------------------------------------------------

@@ -322,7 +322,7 @@ def test_missing_clis_skip_locally_without_downloading(tmp_path: Path,
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception) as skip:
         C.require_clis()
-    assert "make e2e-deps" in str(skip.value) and "760 MB" in str(skip.value)
+    assert "make e2e-deps" in str(skip.value) and C.INSTALL_SIZE in str(skip.value)
     assert not called.exists(), "the tests must never download the CLIs themselves"
 
 
@@ -338,6 +338,7 @@ def test_missing_clis_fail_in_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_pins_are_one_list_for_make_and_the_tests() -> None:
     makefile = (Path(__file__).parents[2] / "Makefile").read_text()
     assert "E2E_PINS := tests/e2e/pins.txt" in makefile
-    assert set(C.NPM_SPECS) == {line for line in C.PINS.read_text().splitlines()
-                                if line and not line.startswith("#")}
-    assert {"claude", "codex", "gemini"} <= set(C.VERSIONS)
+    assert set(C.NPM_SPECS) | set(C.PIP_SPECS) == {
+        line for line in C.PINS.read_text().splitlines() if line and not line.startswith("#")}
+    assert "pip:*)" in makefile  # `make e2e-deps` sends the PyPI lines to pip
+    assert {"claude", "codex", "gemini", "copilot", "opencode", "cline", "aider"} <= set(C.VERSIONS)
