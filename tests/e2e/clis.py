@@ -482,6 +482,28 @@ def copilot_session(proc: subprocess.CompletedProcess[str]) -> str:
     return found.group(1)
 
 
+OPENCODE_ENV = {"OPENCODE_DISABLE_MODELS_FETCH": "true", "OPENCODE_DISABLE_AUTOUPDATE": "true"}
+
+
+def opencode_config(repo: Path, mock: MockAPI, context: int = 20000) -> Path:
+    """repo/opencode.json: the mock as an OpenAI-compatible provider, model mock/m1."""
+    model = {"name": "m1", "limit": {"context": context, "output": 4096}}
+    return write_json(Path(repo) / "opencode.json", {
+        "provider": {"mock": {"npm": "@ai-sdk/openai-compatible",
+                              "options": {"baseURL": f"{mock.url}/v1", "apiKey": "dummy"},
+                              "models": {"m1": model}}},
+        "model": "mock/m1", "autoupdate": False, "share": "disabled"})
+
+
+def run_opencode(repo: Path, home: Path, mock: MockAPI, prompt: str, *,
+                 cont: bool = False, **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`opencode run [-c] PROMPT` (Chat Completions, the "chat" dialect)."""
+    if not (Path(repo) / "opencode.json").exists():
+        opencode_config(repo, mock)
+    args = ["run", *(["-c"] if cont else []), prompt]
+    return run_cli("opencode", repo, home, mock, args, OPENCODE_ENV, **kw)
+
+
 # --------------------------------------------------------------------------
 # Output parsing
 
