@@ -504,6 +504,20 @@ def run_opencode(repo: Path, home: Path, mock: MockAPI, prompt: str, *,
     return run_cli("opencode", repo, home, mock, args, OPENCODE_ENV, **kw)
 
 
+AIDER_FLAGS = ["--model", "openai/m1", "--openai-api-key", "dummy", "--no-check-update",
+               "--no-show-model-warnings", "--analytics-disable", "--yes-always",
+               "--no-auto-commits", "--no-gitignore", "--no-show-release-notes", "--no-pretty",
+               "--no-stream"]
+
+
+def run_aider(repo: Path, home: Path, mock: MockAPI, prompt: str, *extra: str,
+              **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`aider <flags> [extra] --message PROMPT` (Chat Completions with no tools, the "chat"
+    dialect; edits in the "whole" format: a path line, then a fenced block)."""
+    args = [*AIDER_FLAGS, "--openai-api-base", f"{mock.url}/v1", *extra, "--message", prompt]
+    return run_cli("aider", repo, home, mock, args, {"LITELLM_LOCAL_MODEL_COST_MAP": "True"}, **kw)
+
+
 # --------------------------------------------------------------------------
 # Output parsing
 
