@@ -504,6 +504,22 @@ def run_opencode(repo: Path, home: Path, mock: MockAPI, prompt: str, *,
     return run_cli("opencode", repo, home, mock, args, OPENCODE_ENV, **kw)
 
 
+CLINE_ENV = {"CLINE_SESSION_BACKEND_MODE": "local"}
+
+
+def run_cline(repo: Path, home: Path, mock: MockAPI, prompt: str, *extra: str,
+              **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`cline [extra] PROMPT` (act mode, auto-approve; Chat Completions, the "chat"
+    dialect), after `cline auth` pointed it at the mock. The local session backend keeps
+    Cline from starting a hub daemon that would outlive the run."""
+    if not (Path(home) / ".cline" / "data" / "settings" / "providers.json").exists():
+        proc = run_cli("cline", repo, home, mock, [
+            "auth", "-p", "openai-compatible", "-k", "dummy", "-m", "m1", "-b", f"{mock.url}/v1"],
+            CLINE_ENV, **kw)
+        assert proc.returncode == 0, describe(proc, mock)
+    return run_cli("cline", repo, home, mock, [*extra, prompt], CLINE_ENV, **kw)
+
+
 AIDER_FLAGS = ["--model", "openai/m1", "--openai-api-key", "dummy", "--no-check-update",
                "--no-show-model-warnings", "--analytics-disable", "--yes-always",
                "--no-auto-commits", "--no-gitignore", "--no-show-release-notes", "--no-pretty",
