@@ -4,6 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 E2E_CACHE ?= $(HOME)/.cache/agenthooks-e2e
 E2E_PINS := tests/e2e/pins.txt
+# PyPI pins (`pip:` in pins.txt) go into one virtualenv in the cache.
+E2E_PIP_VENV := $(E2E_CACHE)/pip-venv
 DEMO := .demo/sample-repo
 
 .PHONY: all demo test e2e-deps bench stress lint clean
@@ -29,14 +31,18 @@ demo: $(BIN)/agenthooks
 test: $(BIN)/agenthooks
 	$(BIN)/python -m pytest -q -n 2 tests
 
-# The pinned agent CLIs for tests/e2e (about 760 MB); `make test` never downloads them.
+# The pinned agent CLIs for tests/e2e (about 2.8 GB); `make test` never downloads them.
 e2e-deps:
 	@command -v npm >/dev/null || { echo "e2e-deps: npm is not installed (apt-get install npm)" >&2; exit 1; }
-	@echo "e2e-deps: installing the pinned agent CLIs ($(E2E_PINS), about 760 MB) into $(E2E_CACHE)"
+	@echo "e2e-deps: installing the pinned agent CLIs ($(E2E_PINS), about 2.8 GB) into $(E2E_CACHE)"
 	@set -e; specs=$$(grep -v '^#' $(E2E_PINS)); n=$$(echo "$$specs" | wc -l); i=0; \
 	for spec in $$specs; do i=$$((i + 1)); echo "e2e-deps: [$$i/$$n] $$spec"; \
-	  pkg=$${spec%@*}; dir=$(E2E_CACHE); case " $$seen " in *" $$pkg "*) dir=$$dir/$${pkg##*/}-$${spec##*@};; esac; seen="$$seen $$pkg"; \
-	  npm install --prefix $$dir --no-audit --no-fund --loglevel=error $$spec; done
+	  case $$spec in \
+	    pip:*) [ -x $(E2E_PIP_VENV)/bin/pip ] || $(PYTHON) -m venv $(E2E_PIP_VENV); \
+	      $(E2E_PIP_VENV)/bin/pip install -q --disable-pip-version-check $${spec#pip:} ;; \
+	    *) pkg=$${spec%@*}; dir=$(E2E_CACHE); case " $$seen " in *" $$pkg "*) dir=$$dir/$${pkg##*/}-$${spec##*@};; esac; seen="$$seen $$pkg"; \
+	      npm install --prefix $$dir --no-audit --no-fund --loglevel=error $$spec ;; \
+	  esac; done
 	@echo "e2e-deps: done ($$(du -sh $(E2E_CACHE) | cut -f1) in $(E2E_CACHE))"
 
 bench: $(BIN)/agenthooks

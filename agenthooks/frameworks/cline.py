@@ -1,9 +1,11 @@
 """Cline: executable hook files wholly ours under .clinerules/hooks/ (extension 3.x/4.x).
 
-Cline 4.x passes hook output to the model only from PreToolUse and PostToolUse, and has
-no task-start or compaction signal it acts on. So:
+Cline (extension 4.x, CLI 3.x) passes hook output to the model only from PreToolUse and
+PostToolUse, and has no task-start signal and no PreCompact it acts on. So:
   PreToolUse  -> on_compact: memory on the FIRST tool call of a task (a task id without
-                 hook state yet) and again every reload_turns tool calls.
+                 hook state yet), on the first tool call after a compaction (Cline CLI's
+                 SESSION.compaction.json has a new updated_at, see
+                 templates/frameworks/cline/detect.sh.j2), and every reload_turns tool calls.
   PostToolUse -> post_edit, for edit tools only (editor, apply_patch, write_to_file,
                  replace_in_file): the stale-snapshot reminder.
 Each file is a small bash wrapper: it always prints exactly one JSON line, {"cancel":false}

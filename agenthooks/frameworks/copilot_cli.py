@@ -2,9 +2,11 @@
 
 Copilot's camelCase payloads carry no event name, so each command passes it
 (`--event=NAME`). sessionStart -> pre_task; postToolUse on edit|create -> post_edit;
-preCompact -> on_compact (flags the compaction); postToolUse on any tool -> on_compact,
-which re-injects memory on the first tool call after a compaction (Copilot passes no
-prompt-hook output to the model). Copilot also runs the hooks of .claude/settings.json: the
+preCompact -> on_compact (flags the compaction); userPromptSubmitted and postToolUse on
+any tool -> on_compact, which re-injects memory with whichever comes first after a
+compaction: the next prompt (Copilot appends prompt-hook output to the prompt inside
+<system_reminder>) or the next tool result (a compaction inside a turn, as automatic
+compaction is, has no prompt after it). Copilot also runs the hooks of .claude/settings.json: the
 claude-code hooks stay silent when Claude Code is not the host (no CLAUDECODE=1), so
 memory is injected once. JSON cannot hold a comment: ownership is the manifest record."""
 from __future__ import annotations
@@ -39,6 +41,7 @@ def _entry(hook: str, event: str, matcher: str | None = None) -> dict[str, Any]:
 def document() -> dict[str, Any]:
     return {"version": 1, "hooks": {
         "sessionStart": [_entry("pre_task", "sessionStart")],
+        "userPromptSubmitted": [_entry("on_compact", "userPromptSubmitted")],
         "postToolUse": [_entry("post_edit", "postToolUse", "edit|create"),
                         _entry("on_compact", "postToolUse")],
         "preCompact": [_entry("on_compact", "preCompact")],

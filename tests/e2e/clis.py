@@ -2,7 +2,8 @@
 
 The pinned CLIs (``tests/e2e/pins.txt``) live in a cache folder outside the
 source tree (``$AGENTHOOKS_E2E_CACHE``, default ``~/.cache/agenthooks-e2e``).
-``make e2e-deps`` installs them (about 760 MB). The tests never download them:
+``make e2e-deps`` installs them (about 2.8 GB): npm packages into the cache's
+node_modules, ``pip:`` lines (Aider) into the virtualenv ``pip-venv`` beside it. The tests never download them:
 without them they skip locally, naming that command, and fail under CI=true.
 Hook semantics change quickly between releases: pin, and upgrade on purpose.
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -30,17 +32,24 @@ except ImportError:  # tests/e2e is not a package
     from mockapi import MockAPI  # type: ignore[no-redef]
 
 PINS = Path(__file__).with_name("pins.txt")
-INSTALL_SIZE = "about 760 MB"
-# The CLI's command name for each pinned npm package.
+INSTALL_SIZE = "about 2.8 GB"
+# The CLI's command name for each pinned package (npm, or PyPI for `pip:` lines).
 COMMANDS = {"@anthropic-ai/claude-code": "claude", "@google/gemini-cli": "gemini",
-            "@openai/codex": "codex"}
+            "@openai/codex": "codex", "@github/copilot": "copilot", "opencode-ai": "opencode",
+            "cline": "cline", "aider-chat": "aider"}
+PIP = "pip:"
 
 
 def _pins() -> list[tuple[str, str]]:
-    """(npm package, version) of each line of pins.txt, in order."""
-    return [tuple(line.strip().rpartition("@")[::2])  # type: ignore[misc]
-            for line in PINS.read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.startswith("#")]
+    """(package, version) of each line of pins.txt, in order; PyPI packages keep `pip:`."""
+    found: list[tuple[str, str]] = []
+    for line in PINS.read_text(encoding="utf-8").splitlines():
+        spec = line.strip()
+        if not spec or spec.startswith("#"):
+            continue
+        pkg, _, ver = spec.partition("==") if spec.startswith(PIP) else spec.rpartition("@")
+        found.append((pkg, ver))
+    return found
 
 
 def version_prefix(prefix: Path, pkg: str, ver: str) -> Path:
@@ -48,15 +57,17 @@ def version_prefix(prefix: Path, pkg: str, ver: str) -> Path:
     return prefix / f"{pkg.rpartition('/')[2]}-{ver}"
 
 
-NPM_SPECS = [f"{pkg}@{ver}" for pkg, ver in _pins()]
-# command -> (npm package, version) of its first pin; ALSO: command -> its further versions.
+NPM_SPECS = [f"{pkg}@{ver}" for pkg, ver in _pins() if not pkg.startswith(PIP)]
+PIP_SPECS = [f"{pkg}=={ver}" for pkg, ver in _pins() if pkg.startswith(PIP)]
+# command -> (package, version) of its first pin; ALSO: command -> its further versions.
 VERSIONS: dict[str, tuple[str, str]] = {}
 ALSO: dict[str, list[str]] = {}
 for _pkg, _ver in _pins():
-    if COMMANDS[_pkg] in VERSIONS:
-        ALSO.setdefault(COMMANDS[_pkg], []).append(_ver)
+    _name = COMMANDS[_pkg[len(PIP):] if _pkg.startswith(PIP) else _pkg]
+    if _name in VERSIONS:
+        ALSO.setdefault(_name, []).append(_ver)
     else:
-        VERSIONS[COMMANDS[_pkg]] = (_pkg, _ver)
+        VERSIONS[_name] = (_pkg, _ver)
 GEMINI_MODEL = "gemini-2.5-flash"
 CODEX_MODEL = "gpt-5.5"
 DEFAULT_TIMEOUT = 90
@@ -88,8 +99,26 @@ class CLIs:
     # Every pinned version of each command, first pin first: command -> {version: executable}.
     pinned: dict[str, dict[str, Path]]
 
+    def exe(self, name: str) -> Path:
+        """The pinned command `name` (`aider` lives in the cache's pip-venv)."""
+        return _exe(self.prefix, name)
+
+
+def pip_venv(prefix: Path) -> Path:
+    return prefix / "pip-venv"
+
+
+def _exe(prefix: Path, name: str) -> Path:
+    if VERSIONS[name][0].startswith(PIP):
+        return pip_venv(prefix) / "bin" / name
+    return prefix / "node_modules" / ".bin" / name
+
 
 def _installed_version(prefix: Path, package: str) -> str | None:
+    if package.startswith(PIP):
+        dist = package[len(PIP):].replace("-", "_")
+        found = sorted(pip_venv(prefix).glob(f"lib/python*/site-packages/{dist}-*.dist-info"))
+        return found[-1].name[len(dist) + 1:-len(".dist-info")] if found else None
     try:
         doc = json.loads((prefix / "node_modules" / package / "package.json").read_text())
     except (OSError, ValueError):
@@ -105,7 +134,7 @@ def _every_pin(prefix: Path) -> list[tuple[str, str, Path]]:
 
 
 def _all_pinned(prefix: Path) -> bool:
-    return all(_installed_version(p, VERSIONS[n][0]) == ver and (p / "node_modules" / ".bin" / n).exists()
+    return all(_installed_version(p, VERSIONS[n][0]) == ver and _exe(p, n).exists()
                for n, ver, p in _every_pin(prefix))
 
 
@@ -114,7 +143,7 @@ def _check_versions(prefix: Path) -> dict[str, str]:
     bin_dir = prefix / "node_modules" / ".bin"
     found: dict[str, str] = {}
     for name, ver, where in _every_pin(prefix):
-        exe = where / "node_modules" / ".bin" / name
+        exe = _exe(where, name)
         # The CLIs write state (~/.codex/tmp, ~/.gemini/projects.json) even here.
         with tempfile.TemporaryDirectory(prefix="agenthooks-e2e-version-") as home:
             env = {"PATH": _base_path(bin_dir), "HOME": home, "TMPDIR": home,
@@ -146,7 +175,7 @@ def ensure_clis(prefix: Path | None = None) -> CLIs:
     versions = _check_versions(prefix)
     pinned: dict[str, dict[str, Path]] = {}
     for name, ver, where in _every_pin(prefix):
-        pinned.setdefault(name, {})[ver] = where / "node_modules" / ".bin" / name
+        pinned.setdefault(name, {})[ver] = _exe(where, name)
     return CLIs(prefix=prefix, bin_dir=bin_dir, claude=bin_dir / "claude",
                 codex=bin_dir / "codex", gemini=bin_dir / "gemini", versions=versions,
                 pinned=pinned)
@@ -431,6 +460,99 @@ def gemini_prompt(prompt: str, *, resume: str | None = None) -> list[str]:
     if resume:
         args[:0] = ["-r", resume]
     return args
+
+
+def run_cli(name: str, repo: Path, home: Path, mock: MockAPI, args: Sequence[str],
+            env_extra: Mapping[str, str], *, clis: CLIs | None = None,
+            timeout: float = DEFAULT_TIMEOUT,
+            env: Mapping[str, str | None] | None = None) -> subprocess.CompletedProcess[str]:
+    """`<name> <args>` in repo with base_env() plus env_extra, then env (None removes)."""
+    clis = clis or ensure_clis()
+    full_env = base_env(home, mock, clis.bin_dir)
+    full_env.update(env_extra)
+    _merge_env(full_env, env)
+    return _run([str(clis.exe(name)), *args], repo, full_env, timeout)
+
+
+def copilot_env(mock: MockAPI, max_prompt_tokens: int | None = None) -> dict[str, str]:
+    env = {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{mock.url}/v1",
+           "COPILOT_PROVIDER_WIRE_API": "responses", "COPILOT_MODEL": "gpt-5",
+           "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_AUTO_UPDATE": "false"}
+    if max_prompt_tokens is not None:
+        env["COPILOT_PROVIDER_MAX_PROMPT_TOKENS"] = str(max_prompt_tokens)
+    return env
+
+
+def run_copilot(repo: Path, home: Path, mock: MockAPI, prompt: str, *,
+                resume: str | None = None, max_prompt_tokens: int | None = None,
+                **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`copilot -p PROMPT --allow-all-tools` (Responses API, the "codex" dialect).  The
+    repo is trusted in ~/.copilot/config.json: a resumed run, which refuses
+    --trust-folder, runs the repo's hooks only then."""
+    write_json(Path(home) / ".copilot" / "config.json", {"trusted_folders": [str(repo)]})
+    args = ["-p", prompt, "--allow-all-tools"]
+    if resume:
+        args[:0] = [f"--resume={resume}"]
+    return run_cli("copilot", repo, home, mock, args, copilot_env(mock, max_prompt_tokens), **kw)
+
+
+def copilot_session(proc: subprocess.CompletedProcess[str]) -> str:
+    """The session id from the "Resume  copilot --resume=ID" line of a -p run."""
+    found = re.search(r"--resume=([0-9a-f-]{8,})", proc.stdout + proc.stderr)
+    assert found, f"no session id in output:\n{proc.stdout}\n{proc.stderr}"
+    return found.group(1)
+
+
+OPENCODE_ENV = {"OPENCODE_DISABLE_MODELS_FETCH": "true", "OPENCODE_DISABLE_AUTOUPDATE": "true"}
+
+
+def opencode_config(repo: Path, mock: MockAPI, context: int = 20000) -> Path:
+    """repo/opencode.json: the mock as an OpenAI-compatible provider, model mock/m1."""
+    model = {"name": "m1", "limit": {"context": context, "output": 4096}}
+    return write_json(Path(repo) / "opencode.json", {
+        "provider": {"mock": {"npm": "@ai-sdk/openai-compatible",
+                              "options": {"baseURL": f"{mock.url}/v1", "apiKey": "dummy"},
+                              "models": {"m1": model}}},
+        "model": "mock/m1", "autoupdate": False, "share": "disabled"})
+
+
+def run_opencode(repo: Path, home: Path, mock: MockAPI, prompt: str, *,
+                 cont: bool = False, **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`opencode run [-c] PROMPT` (Chat Completions, the "chat" dialect)."""
+    if not (Path(repo) / "opencode.json").exists():
+        opencode_config(repo, mock)
+    args = ["run", *(["-c"] if cont else []), prompt]
+    return run_cli("opencode", repo, home, mock, args, OPENCODE_ENV, **kw)
+
+
+CLINE_ENV = {"CLINE_SESSION_BACKEND_MODE": "local"}
+
+
+def run_cline(repo: Path, home: Path, mock: MockAPI, prompt: str, *extra: str,
+              **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`cline [extra] PROMPT` (act mode, auto-approve; Chat Completions, the "chat"
+    dialect), after `cline auth` pointed it at the mock. The local session backend keeps
+    Cline from starting a hub daemon that would outlive the run."""
+    if not (Path(home) / ".cline" / "data" / "settings" / "providers.json").exists():
+        proc = run_cli("cline", repo, home, mock, [
+            "auth", "-p", "openai-compatible", "-k", "dummy", "-m", "m1", "-b", f"{mock.url}/v1"],
+            CLINE_ENV, **kw)
+        assert proc.returncode == 0, describe(proc, mock)
+    return run_cli("cline", repo, home, mock, [*extra, prompt], CLINE_ENV, **kw)
+
+
+AIDER_FLAGS = ["--model", "openai/m1", "--openai-api-key", "dummy", "--no-check-update",
+               "--no-show-model-warnings", "--analytics-disable", "--yes-always",
+               "--no-auto-commits", "--no-gitignore", "--no-show-release-notes", "--no-pretty",
+               "--no-stream"]
+
+
+def run_aider(repo: Path, home: Path, mock: MockAPI, prompt: str, *extra: str,
+              **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`aider <flags> [extra] --message PROMPT` (Chat Completions with no tools, the "chat"
+    dialect; edits in the "whole" format: a path line, then a fenced block)."""
+    args = [*AIDER_FLAGS, "--openai-api-base", f"{mock.url}/v1", *extra, "--message", prompt]
+    return run_cli("aider", repo, home, mock, args, {"LITELLM_LOCAL_MODEL_COST_MAP": "True"}, **kw)
 
 
 # --------------------------------------------------------------------------

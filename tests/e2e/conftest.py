@@ -17,7 +17,7 @@ except ImportError:  # tests/e2e is not a package
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "e2e: runs the real Claude Code / Codex / Gemini CLIs against a mock API")
+        "markers", "e2e: runs the real agent CLIs (tests/e2e/pins.txt) against a mock API")
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,9 @@ One server speaks three wire formats, chosen by the request path:
 - ``claude``: Anthropic ``POST /v1/messages`` (streamed SSE or plain JSON);
 - ``gemini``: ``POST /v1beta/models/M:streamGenerateContent?alt=sse`` and
   ``:generateContent`` (utility calls get schema-shaped JSON);
-- ``codex``: OpenAI Responses ``POST /v1/responses`` (SSE).
+- ``codex``: OpenAI Responses ``POST /v1/responses`` (SSE; Codex, Copilot CLI);
+- ``chat``: OpenAI Chat Completions ``POST /v1/chat/completions`` (SSE or plain
+  JSON; OpenCode, Cline CLI, Aider).
 
 Each dialect has its own queue of scripted replies (:func:`text`,
 :func:`write`, :func:`edit`, :func:`tool`).  A main request takes the next
@@ -36,13 +38,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DIALECTS = ("claude", "codex", "gemini")
+DIALECTS = ("claude", "codex", "gemini", "chat")
 DEFAULT_INPUT_TOKENS = 1000
 DEFAULT_TEXT = "Done."
 DEFAULT_SUMMARY = "MOCK-SUMMARY: the earlier conversation wrote the requested files."
 
 CLAUDE_SUMMARY_MARK = "CRITICAL: Respond with TEXT ONLY"
 CODEX_SUMMARY_MARK = "CONTEXT CHECKPOINT COMPACTION"
+COPILOT_SUMMARY_MARK = "Please create a detailed summary of the conversation so far"
+# Chat Completions: the summary requests of OpenCode, Cline CLI and Aider (system text),
+# and OpenCode's title generator (a utility call).
+CHAT_SUMMARY_MARKS = ("You are a context summarization agent",
+                      "Summarize the provided coding session into a concise continuation note",
+                      "summarize this partial conversation")
+CHAT_UTILITY_MARK = "You are a title generator"
 GEMINI_SUMMARY_MARK = "<state_snapshot>"
 GEMINI_VERIFY_MARK = "Critically evaluate"
 
@@ -447,7 +456,8 @@ class MockAPI:
                  if isinstance(i, dict) and i.get("type", "message") == "message"
                  and i.get("role") == "user"]
         last = items[-1] if items else {}
-        if any(CODEX_SUMMARY_MARK in t for t in _texts(last.get("content"))):
+        if any(CODEX_SUMMARY_MARK in t or t.startswith(COPILOT_SUMMARY_MARK)
+               for t in _texts(last.get("content"))):
             return "summary", text(self.summary_text)
         return "main", self._next_reply("codex")
 
@@ -517,6 +527,53 @@ class MockAPI:
         if not body.get("stream", True):
             return "application/json", json.dumps(events[-1][1]["response"]).encode()
         return "text/event-stream", _sse(events)
+
+    # ---- OpenAI Chat Completions (OpenCode, Cline CLI, Aider) ---------------
+
+    def handle_chat(self, body: dict) -> tuple[str, Reply]:
+        """write/edit replies are not translated here: each CLI names its tools its own
+        way, so scripts use tool() (or text() for Aider's fenced-file edits)."""
+        msgs = [m for m in body.get("messages", []) or [] if isinstance(m, dict)]
+        system = " ".join(t for m in msgs if m.get("role") == "system"
+                          for t in _texts(m.get("content")))
+        users = [m for m in msgs if m.get("role") == "user"]
+        last = " ".join(_texts(users[-1].get("content"))) if users else ""
+        if any(mark in system or mark in last for mark in CHAT_SUMMARY_MARKS):
+            return "summary", text(self.summary_text)
+        if CHAT_UTILITY_MARK in system:
+            return "utility", text("Mock title")
+        return "main", self._next_reply("chat")
+
+    def chat_response(self, body: dict, reply: Reply) -> tuple[str, bytes]:
+        inp = reply.input_tokens or DEFAULT_INPUT_TOKENS
+        usage = {"prompt_tokens": inp, "completion_tokens": reply.output_tokens,
+                 "total_tokens": inp + reply.output_tokens}
+        content = reply.text or (self.default_text if reply.kind == "text" else "")
+        calls = []
+        if reply.kind == "tool":
+            calls.append({"id": self._new_id("call_"), "type": "function",
+                          "function": {"name": reply.name,
+                                       "arguments": json.dumps(reply.args or {})}})
+        finish = "tool_calls" if calls else "stop"
+        base = {"id": self._new_id("chatcmpl-"), "created": 1700000000,
+                "model": body.get("model", "mock")}
+        if not body.get("stream"):
+            message: dict[str, Any] = {"role": "assistant", "content": content or None}
+            if calls:
+                message["tool_calls"] = calls
+            doc = dict(base, object="chat.completion", usage=usage, choices=[
+                {"index": 0, "message": message, "finish_reason": finish}])
+            return "application/json", json.dumps(doc).encode()
+        chunk = dict(base, object="chat.completion.chunk")
+        deltas: list[dict] = [{"role": "assistant", "content": content}]
+        deltas += [{"tool_calls": [dict(c, index=i)]} for i, c in enumerate(calls)]
+        events: list[tuple[str | None, dict]] = [
+            (None, dict(chunk, choices=[{"index": 0, "delta": d, "finish_reason": None}]))
+            for d in deltas]
+        events.append((None, dict(chunk, choices=[
+            {"index": 0, "delta": {}, "finish_reason": finish}])))
+        events.append((None, dict(chunk, choices=[], usage=usage)))
+        return "text/event-stream", _sse(events) + b"data: [DONE]\n\n"
 
     # ---- Gemini -----------------------------------------------------------
 
@@ -601,6 +658,11 @@ class MockAPI:
             if route.endswith("/v1/messages/count_tokens"):
                 rec("claude", "utility")
                 return 200, "application/json", json.dumps({"input_tokens": 100}).encode()
+            if route.endswith("/chat/completions"):
+                kind, reply = self.handle_chat(body)
+                rec("chat", kind, reply)
+                ctype, out = self.chat_response(body, reply)
+                return 200, ctype, out
             if route.endswith("/responses"):
                 kind, reply = self.handle_codex(body)
                 rec("codex", kind, reply)

@@ -324,7 +324,7 @@ def test_missing_clis_skip_locally_without_downloading(tmp_path: Path,
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception) as skip:
         C.require_clis()
-    assert "make e2e-deps" in str(skip.value) and "760 MB" in str(skip.value)
+    assert "make e2e-deps" in str(skip.value) and C.INSTALL_SIZE in str(skip.value)
     assert not called.exists(), "the tests must never download the CLIs themselves"
 
 
@@ -340,9 +340,10 @@ def test_missing_clis_fail_in_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_pins_are_one_list_for_make_and_the_tests() -> None:
     makefile = (Path(__file__).parents[2] / "Makefile").read_text()
     assert "E2E_PINS := tests/e2e/pins.txt" in makefile
-    assert set(C.NPM_SPECS) == {line for line in C.PINS.read_text().splitlines()
-                                if line and not line.startswith("#")}
-    assert {"claude", "codex", "gemini"} <= set(C.VERSIONS)
+    assert set(C.NPM_SPECS) | set(C.PIP_SPECS) == {
+        line for line in C.PINS.read_text().splitlines() if line and not line.startswith("#")}
+    assert "pip:*)" in makefile  # `make e2e-deps` sends the PyPI lines to pip
+    assert {"claude", "codex", "gemini", "copilot", "opencode", "cline", "aider"} <= set(C.VERSIONS)
 
 
 def test_a_second_pin_of_a_package_is_installed_where_the_tests_look(tmp_path: Path) -> None:
@@ -354,7 +355,12 @@ def test_a_second_pin_of_a_package_is_installed_where_the_tests_look(tmp_path: P
     (bin_dir / "npm").write_text('#!/bin/sh\necho "npm $*"\n')
     (bin_dir / "npm").chmod(0o755)
     cache = tmp_path / "cache"
-    proc = subprocess.run(["make", "-s", "e2e-deps", f"E2E_CACHE={cache}"],
+    pip = tmp_path / "venv" / "bin" / "pip"  # a PyPI pin goes to pip, faked here too
+    pip.parent.mkdir(parents=True)
+    pip.write_text('#!/bin/sh\necho "pip $*"\n')
+    pip.chmod(0o755)
+    proc = subprocess.run(["make", "-s", "e2e-deps", f"E2E_CACHE={cache}",
+                           f"E2E_PIP_VENV={pip.parents[1]}"],
                           cwd=Path(__file__).parents[2], capture_output=True, text=True,
                           env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
     assert proc.returncode == 0, proc.stderr

@@ -218,3 +218,16 @@ def test_copilot_precompact_then_next_tool_call_reinjects(repo):  # type: ignore
     proc = run_hook(repo, "on_compact", tool, "copilot-cli", "--event=postToolUse")
     check_memory(context_of("copilot-cli", proc.stdout))
     assert run_hook(repo, "on_compact", tool, "copilot-cli", "--event=postToolUse").stdout == ""
+
+
+def test_copilot_precompact_then_next_prompt_reinjects(repo):  # type: ignore[no-untyped-def]
+    (repo / ".agent/config.yaml").write_text("reload_turns: 0\n")
+    prompt = json.dumps({"sessionId": "S3", "timestamp": 1, "prompt": "next"})
+    assert run_hook(repo, "on_compact", prompt, "copilot-cli", "--event=userPromptSubmitted").stdout == ""
+    pre = json.dumps({"sessionId": "S3", "timestamp": 2, "trigger": "auto", "transcriptPath": "/nonexistent"})
+    assert run_hook(repo, "on_compact", pre, "copilot-cli", "--event=preCompact").stdout == ""
+    proc = run_hook(repo, "on_compact", prompt, "copilot-cli", "--event=userPromptSubmitted")
+    check_memory(context_of("copilot-cli", proc.stdout))
+    # Reloaded once: the tool call that follows in the same turn gets nothing more.
+    tool = json.dumps({"sessionId": "S3", "timestamp": 3, "toolName": "bash", "toolArgs": "{}"})
+    assert run_hook(repo, "on_compact", tool, "copilot-cli", "--event=postToolUse").stdout == ""

@@ -95,6 +95,7 @@ def test_flat_registrations(installed):  # type: ignore[no-untyped-def]
     assert cop["version"] == 1
     assert {e: [(h.get("matcher"), h["bash"]) for h in v] for e, v in cop["hooks"].items()} == {
         "sessionStart": [(None, "bash ./.agent/hooks/pre_task.sh copilot-cli --event=sessionStart")],
+        "userPromptSubmitted": [(None, "bash ./.agent/hooks/on_compact.sh copilot-cli --event=userPromptSubmitted")],
         "postToolUse": [("edit|create", "bash ./.agent/hooks/post_edit.sh copilot-cli --event=postToolUse"),
                         (None, "bash ./.agent/hooks/on_compact.sh copilot-cli --event=postToolUse")],
         "preCompact": [(None, "bash ./.agent/hooks/on_compact.sh copilot-cli --event=preCompact")],
