@@ -5,6 +5,7 @@ assertions on what reached the model, on the network and on the hooks' exit code
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -56,7 +57,8 @@ class Project:
         return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
 
     def log_matching(self, hook: str, needle: str) -> list[str]:
-        return [ln for ln in self.log() if f"] {hook}: " in ln and needle in ln]
+        # "[TIME] HOOK FRAMEWORK SESSION: MESSAGE"
+        return [ln for ln in self.log() if re.search(rf"\] {hook} \S+ \S+: ", ln) and needle in ln]
 
     def make_stale(self, minutes: int = 30) -> None:
         past = time.time() - minutes * 60
