@@ -160,15 +160,20 @@ def _state_turn(agent: Path, sid: str) -> int | None:
 
 
 def block_stats(agent: Path) -> dict[str, int] | None:
-    """The published block's figures (log/state/block.stats: AHC1 LEN USER BUDGET NOTES
-    tattoo snapshot notes-total notes-kept tokens chars ...)."""
-    try:
-        f = (agent / "log" / "state" / "block.stats").read_text(encoding="utf-8").split()
-    except (OSError, UnicodeDecodeError):
-        return None
-    if len(f) < 11 or f[0] != "AHC1" or not all(x.isdigit() for x in f[1:11]):
-        return None
-    return {"tokens": int(f[9]), "budget": int(f[3]), "chars": int(f[10])}
+    """The last block's figures: log/state/last.block (BUDGET tattoo snapshot notes-total
+    notes-kept tokens chars ...), written by every build, or else block.stats (AHC1 LEN USER
+    BUDGET NOTES and the same figures), which a build with a notice leaves empty."""
+    state = agent / "log" / "state"
+    for name, budget, first in (("last.block", 0, 1), ("block.stats", 3, 5)):
+        try:
+            f = (state / name).read_text(encoding="utf-8").split()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if name == "block.stats" and (not f or f[0] != "AHC1"):
+            continue
+        if len(f) >= first + 6 and f[budget].isdigit() and all(x.isdigit() for x in f[first:first + 6]):
+            return {"tokens": int(f[first + 4]), "budget": int(f[budget]), "chars": int(f[first + 5])}
+    return None
 
 
 def snapshot_age_minutes(agent: Path, now: float | None = None) -> int | None:

@@ -176,3 +176,13 @@ def test_statusline_spawns_nothing_on_the_common_path(repo: Path, tmp_path: Path
                    input=FIXTURE.read_text(), text=True, capture_output=True, check=True)
     calls = [ln for ln in out.read_text().splitlines() if 'execve("' in ln and "= 0" in ln]
     assert len(calls) == 1, calls  # the bash itself
+
+
+def test_status_gives_the_last_block_after_a_reload_too(repo: Path) -> None:
+    start(repo)
+    start(repo, source="compact")
+    # The build with a notice leaves the cache's figures empty; the last block's are kept.
+    assert (repo / ".agent/log/state/block.stats").read_text() == ""
+    stats = health.block_stats(repo / ".agent")
+    assert stats is not None and stats["budget"] == 500 and 50 < stats["tokens"] <= 500
+    assert stats["chars"] == len((repo / ".agent/injected_context.txt").read_text())
