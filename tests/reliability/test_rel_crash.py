@@ -51,7 +51,9 @@ def check_state_versions(before: dict[str, bytes], after: dict[str, bytes]) -> N
 def test_kill_9_at_random_moments(lock: str, tmp_path: Path,
                                   tmp_path_factory: pytest.TempPathFactory) -> None:
     template = installed(tmp_path_factory, "--platform", LOCK_PLATFORMS[lock],
-                         config={"lock_timeout_seconds": str(LOCK_TIMEOUT), "reload_turns": "0"})
+                         # Many compactions per session here: no fresh-session line in the blocks.
+                         config={"lock_timeout_seconds": str(LOCK_TIMEOUT), "reload_turns": "0",
+                                 "fresh_after_compactions": "0"})
     env = lock_env(lock, tmp_path)
     valid = expected_renders(template, tmp_path / "scratch", [VERSIONS[0]], env)
     valid_1 = expected_renders(template, tmp_path / "scratch1", [VERSIONS[1]], env)
