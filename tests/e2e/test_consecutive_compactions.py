@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -39,6 +40,18 @@ except ImportError:  # tests/e2e is not a package
 pytestmark = pytest.mark.e2e
 
 DETECTED = "compaction detected"
+
+
+def install_quiet(sandbox: C.Sandbox, framework: str) -> Project:
+    """install(), with fresh_after_compactions 0: the fresh-session line names the count, the
+    one thing meant to differ between compactions, and the blocks here are compared whole."""
+    project = install(sandbox, framework)
+    cfg = project.agent / "config.yaml"
+    text_ = cfg.read_text(encoding="utf-8")
+    assert re.search(r"(?m)^fresh_after_compactions: \d+$", text_), text_
+    cfg.write_text(re.sub(r"(?m)^fresh_after_compactions: \d+$", "fresh_after_compactions: 0", text_),
+                   encoding="utf-8")
+    return project
 
 
 @dataclasses.dataclass
@@ -103,7 +116,7 @@ def compressions(mock: MockAPI) -> list[Request]:
 
 def test_claude_five_compactions(claude_clis: C.CLIs, sandbox: C.Sandbox,
                                  mock_api: MockAPI) -> None:
-    project = install(sandbox, "claude-code")
+    project = install_quiet(sandbox, "claude-code")
     memory = Memory(project)
 
     def claude(prompt: str, sid: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -161,7 +174,7 @@ def test_claude_five_compactions(claude_clis: C.CLIs, sandbox: C.Sandbox,
 
 def test_codex_three_auto_compactions(clis: C.CLIs, sandbox: C.Sandbox,
                                       mock_api: MockAPI) -> None:
-    project = install(sandbox, "codex")
+    project = install_quiet(sandbox, "codex")
     memory = Memory(project)
     big = 900_000  # a reported usage over the limit: Codex compacts after the tool runs
     expected = [memory.copy()]
@@ -227,7 +240,7 @@ def test_gemini_two_compressions_across_resumes(clis: C.CLIs, sandbox: C.Sandbox
     """Each resumed turn fires SessionStart(resume) (memory, not a detection); on_compact
     detects a compression on the prompt after it, from the chat file, and a resume that
     compresses nothing detects nothing, although it rewrote the history's timestamps."""
-    project = install(sandbox, "gemini-cli")
+    project = install_quiet(sandbox, "gemini-cli")
     memory = Memory(project)
     C.setup_gemini_home(sandbox.home)
 
