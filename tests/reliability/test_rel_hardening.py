@@ -214,7 +214,7 @@ def test_every_secret_pattern_is_redacted_by_the_hooks_and_linted(tmp_path: Path
         assert f".agent/memory/notes.md:{2 * i + 3}:" not in lint.stdout, n
 
 
-# --- item 10: comments never swallow memory --------------------------------------------
+# --- comments never swallow memory --------------------------------------------
 
 @pytest.mark.parametrize("userland", cases("10-arrow-in-a-note"))
 def test_a_note_holding_an_arrow_hides_nothing(tmp_path: Path, userland: str) -> None:
@@ -255,7 +255,7 @@ def test_lint_flags_comments_that_hide_memory(tmp_path: Path) -> None:
     assert "'-->'" not in cli("lint", str(repo)).stdout  # an arrow in a note is text
 
 
-# --- item 13: config.yaml is read as YAML reads it -------------------------------------
+# --- config.yaml is read as YAML reads it -------------------------------------
 
 CONFIGS: dict[str, str] = {
     "space-before-colon": "budget_tokens : 777\nnotes_count  :   3\n",
@@ -316,7 +316,7 @@ def test_the_hooks_read_what_yaml_means(tmp_path: Path, userland: str) -> None:
     assert wrong == [], wrong
 
 
-# --- item 16: lookalike delimiters and invisible characters ----------------------------
+# --- lookalike delimiters and invisible characters ----------------------------
 
 LOOKALIKE_LINES = {
     "cyrillic-E": "===== AGENT MEMORY \u0415ND =====",
