@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from agenthooks import health
-from support.helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, log_lines, make_repo,
-                             require, run_hook, write_memory)
+from support.helpers import claude_repo, log_lines, require, run_hook
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "claude" / "statusline.json"
 SID = "adc82f09-c3d0-4612-b84c-c15db52dabbf"  # the captured statusLine payload's session
@@ -23,10 +22,7 @@ LINE_RE = re.compile(r"^memory (\d+)/(\d+) tok · compacted (\d+)x · snapshot (
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    repo = make_repo(tmp_path)
-    install(repo, "--framework", "claude-code", "--platform", "linux")
-    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT, notes="- a note\n")
-    return repo
+    return claude_repo(tmp_path)
 
 
 def set_fresh(repo: Path, n: int) -> None:

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, backdate, install, make_repo, require, run_hook,
-                     write_memory)
+from support.helpers import backdate, claude_repo, require, run_hook, write_memory
 
 LIMITS = {"pre_task": 3, "post_edit": 1, "on_compact": 2}
 
@@ -28,10 +27,7 @@ def execs(repo: Path, hook: str, stdin: str, tmp: Path, env: dict[str, str] | No
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    repo = make_repo(tmp_path)
-    install(repo, "--framework", "claude-code", "--platform", "linux")
-    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT, notes="- a note\n")
-    return repo
+    return claude_repo(tmp_path)
 
 
 def transcript(tmp: Path, tokens: int) -> Path:

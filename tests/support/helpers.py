@@ -89,6 +89,14 @@ SAMPLE_SNAPSHOT = (
 )
 
 
+def claude_repo(tmp_path: Path) -> Path:
+    """A git repo with the hooks installed for Claude Code on linux and the sample memory."""
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code", "--platform", "linux")
+    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT, notes="- a note\n")
+    return repo
+
+
 def backdate(repo: Path) -> None:
     """Memory written seconds ago, after the last build: file times are coarse, and a block
     built in the same tick as a memory write is (rightly) not trusted as a cache."""
