@@ -30,6 +30,7 @@ from typing import Any
 
 from agenthooks.errors import UserError
 from agenthooks.frameworks import _jsontext
+from agenthooks.frameworks._start import BASH
 
 OURS_RE = re.compile(r"\.agent/hooks/(pre_task|post_edit|on_compact)\.sh")
 
@@ -293,10 +294,10 @@ def walk_up_command(hook: str, name: str, start: str = "$PWD") -> str:
     """A command that finds the repo from any folder below it, with no variable and no git:
     it walks up from start to the nearest folder holding .agent/hooks/HOOK.sh (so a
     subfolder, a git submodule and a repo outside git all work) and exits 0 quietly when
-    there is none. One single-quoted `bash -c` program: valid under bash, zsh, fish and sh."""
+    there is none. One single-quoted `bash -p -c` program (both bashes privileged, see `_start`): valid under bash, zsh, fish and sh."""
     script = f'"$d/.agent/hooks/{hook}.sh"'
-    return (f"bash -c 'd={start}; while [ ! -f {script} ]; do "
-            f"[ \"${{d%/*}}\" != \"$d\" ] || exit 0; d=${{d%/*}}; done; exec bash {script} {name}'")
+    return (f"{BASH} -c 'd={start}; while [ ! -f {script} ]; do "
+            f"[ \"${{d%/*}}\" != \"$d\" ] || exit 0; d=${{d%/*}}; done; exec {BASH} {script} {name}'")
 
 
 def group(handler: dict[str, Any], matcher: str | None = None) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any
 from agenthooks.config import yaml_module
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks._start import BASH
 
 NAME = "aider"
 # Paths that, when present in a repo, suggest aider is in use.
@@ -136,7 +137,7 @@ def post_install(root: Path, answers: dict[str, Any]) -> None:
     if not hook.is_file():
         return
     try:
-        subprocess.run(["bash", str(hook), NAME], cwd=root, stdin=subprocess.DEVNULL,
+        subprocess.run([*BASH.split(), str(hook), NAME], cwd=root, stdin=subprocess.DEVNULL,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60, check=False)
     except (OSError, subprocess.SubprocessError):
         pass
@@ -156,5 +157,5 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Aider: memory is read from .agent/injected_context.txt (written now); refresh it "
-            "before a session with `bash .agent/hooks/pre_task.sh aider </dev/null >/dev/null`, "
+            "before a session with `bash -p .agent/hooks/pre_task.sh aider </dev/null >/dev/null`, "
             "e.g. in a shell alias for aider."]

@@ -14,6 +14,7 @@ from typing import Any
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks, _jsontext
+from agenthooks.frameworks._start import BASH
 
 NAME = "claude-code"
 # Paths that, when present in a repo, suggest claude-code is in use.
@@ -25,7 +26,7 @@ TIMEOUT = 30
 
 
 def command(hook: str) -> str:
-    return f'bash "$CLAUDE_PROJECT_DIR/.agent/hooks/{hook}.sh" {NAME}'
+    return f'{BASH} "$CLAUDE_PROJECT_DIR/.agent/hooks/{hook}.sh" {NAME}'
 
 
 def _group(hook: str, matcher: str | None = None) -> dict[str, Any]:
@@ -39,7 +40,7 @@ def entries() -> dict[str, list[dict[str, Any]]]:
 def statusline() -> dict[str, Any]:
     # The status line runs from the project folder; CLAUDE_PROJECT_DIR is used when set.
     return {"type": "command", "padding": 0,
-            "command": f'bash "${{CLAUDE_PROJECT_DIR:-.}}/.agent/hooks/pre_task.sh" {NAME} --statusline'}
+            "command": f'{BASH} "${{CLAUDE_PROJECT_DIR:-.}}/.agent/hooks/pre_task.sh" {NAME} --statusline'}
 
 
 def _ours(item: _jsontext.Item | None) -> bool:
@@ -83,7 +84,7 @@ def notices(root: Path, answers: dict[str, Any]) -> list[str]:
     if mine is None or (isinstance(mine, dict) and _jsonhooks.is_ours(mine.get("command"))):
         return []
     return [f"{PATH} already has a statusLine of yours: kept, not replaced. To show memory "
-            "there, call: bash .agent/hooks/pre_task.sh claude-code --statusline "
+            "there, call: bash -p .agent/hooks/pre_task.sh claude-code --statusline "
             "(it reads the statusLine JSON on stdin)"]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
+from agenthooks.frameworks._start import BASH
 
 NAME = "copilot-cli"
 # Paths that, when present in a repo, suggest copilot-cli is in use.
@@ -27,7 +28,7 @@ TIMEOUT = 30
 
 
 def command(hook: str, event: str) -> str:
-    return f"bash ./.agent/hooks/{hook}.sh {NAME} --event={event}"
+    return f"{BASH} ./.agent/hooks/{hook}.sh {NAME} --event={event}"
 
 
 def _entry(hook: str, event: str, matcher: str | None = None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
+from agenthooks.frameworks._start import BASH
 
 NAME = "gemini-cli"
 # Paths that, when present in a repo, suggest gemini-cli is in use.
@@ -23,7 +24,7 @@ TIMEOUT_MS = 30000
 
 
 def command(hook: str) -> str:
-    return f'bash "$GEMINI_PROJECT_DIR/.agent/hooks/{hook}.sh" {NAME}'
+    return f'{BASH} "$GEMINI_PROJECT_DIR/.agent/hooks/{hook}.sh" {NAME}'
 
 
 def _group(hook: str, matcher: str | None = None) -> dict[str, Any]:

@@ -22,9 +22,9 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return [
         "generic: when your agent assembles its system prompt, first run "
-        "`bash .agent/hooks/pre_task.sh </dev/null` and put its stdout in the prompt.",
-        "generic: once per user prompt run `bash .agent/hooks/on_compact.sh < payload.json` "
+        "`bash -p .agent/hooks/pre_task.sh </dev/null` and put its stdout in the prompt.",
+        "generic: once per user prompt run `bash -p .agent/hooks/on_compact.sh < payload.json` "
         "(payload: {\"session_id\": ..., \"prompt\": ...}; set AGENT_CONTEXT_LEN=<tokens> "
         "if you know it) and add any stdout to that turn; after each file edit run "
-        "`bash .agent/hooks/post_edit.sh < payload.json` and show its stdout to the model.",
+        "`bash -p .agent/hooks/post_edit.sh < payload.json` and show its stdout to the model.",
     ]

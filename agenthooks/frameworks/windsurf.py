@@ -12,6 +12,7 @@ from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile
 from agenthooks.frameworks import _jsonhooks
+from agenthooks.frameworks._start import BASH
 
 NAME = "windsurf"
 # Paths that, when present in a repo, suggest windsurf is in use.
@@ -22,7 +23,7 @@ RULES = ".windsurf/rules/agent-memory.md"
 
 
 def command(hook: str) -> str:
-    return f"bash .agent/hooks/{hook}.sh {NAME}"
+    return f"{BASH} .agent/hooks/{hook}.sh {NAME}"
 
 
 def entries() -> dict[str, list[dict[str, Any]]]:

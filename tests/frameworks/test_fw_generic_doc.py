@@ -17,7 +17,7 @@ def example() -> str:
 def test_generic_example_runs(tmp_path):  # type: ignore[no-untyped-def]
     repo = make_repo(tmp_path)
     proc = install(repo, "--framework", "generic")
-    assert "bash .agent/hooks/pre_task.sh" in proc.stdout
+    assert "bash -p .agent/hooks/pre_task.sh" in proc.stdout
     write_memory(repo, tattoo=SAMPLE_TATTOO)
     (repo / "my-agent.sh").write_text(example())
     run = subprocess.run(["bash", "my-agent.sh"], cwd=repo, capture_output=True, text=True, timeout=60)

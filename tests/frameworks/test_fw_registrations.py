@@ -68,14 +68,14 @@ def test_nested_registration_shape(installed, name):  # type: ignore[no-untyped-
         (handler,) = group["hooks"]
         assert handler["type"] == "command" and handler["timeout"] == timeout
         cmd = handler["command"]
-        assert cmd.startswith("bash ") and f".agent/hooks/{hook}.sh" in cmd
+        assert cmd.startswith("bash -p ") and f".agent/hooks/{hook}.sh" in cmd
         assert cmd.endswith(f" {name}") or cmd.endswith(f" {name}'")
     if name == "gemini-cli":
         assert "$GEMINI_PROJECT_DIR/.agent/hooks/" in text
         assert all(g["hooks"][0]["name"].startswith("agenthooks-") for e in data["hooks"].values() for g in e)
     if name == "claude-code":
         assert data["hooks"]["SessionStart"][0]["hooks"][0]["command"] == \
-            'bash "$CLAUDE_PROJECT_DIR/.agent/hooks/pre_task.sh" claude-code'
+            'bash -p "$CLAUDE_PROJECT_DIR/.agent/hooks/pre_task.sh" claude-code'
     if name == "codex":
         assert "while [ ! -f" in text and "git" not in text
 
@@ -94,17 +94,17 @@ def test_flat_registrations(installed):  # type: ignore[no-untyped-def]
     cop = json.loads((repo / copilot_cli.PATH).read_text())
     assert cop["version"] == 1
     assert {e: [(h.get("matcher"), h["bash"]) for h in v] for e, v in cop["hooks"].items()} == {
-        "sessionStart": [(None, "bash ./.agent/hooks/pre_task.sh copilot-cli --event=sessionStart")],
-        "userPromptSubmitted": [(None, "bash ./.agent/hooks/on_compact.sh copilot-cli --event=userPromptSubmitted")],
-        "postToolUse": [("edit|create", "bash ./.agent/hooks/post_edit.sh copilot-cli --event=postToolUse"),
-                        (None, "bash ./.agent/hooks/on_compact.sh copilot-cli --event=postToolUse")],
-        "preCompact": [(None, "bash ./.agent/hooks/on_compact.sh copilot-cli --event=preCompact")],
+        "sessionStart": [(None, "bash -p ./.agent/hooks/pre_task.sh copilot-cli --event=sessionStart")],
+        "userPromptSubmitted": [(None, "bash -p ./.agent/hooks/on_compact.sh copilot-cli --event=userPromptSubmitted")],
+        "postToolUse": [("edit|create", "bash -p ./.agent/hooks/post_edit.sh copilot-cli --event=postToolUse"),
+                        (None, "bash -p ./.agent/hooks/on_compact.sh copilot-cli --event=postToolUse")],
+        "preCompact": [(None, "bash -p ./.agent/hooks/on_compact.sh copilot-cli --event=preCompact")],
     }
     assert all(h["type"] == "command" and h["timeoutSec"] == 30 and h["cwd"] == "."
                for v in cop["hooks"].values() for h in v)
     ws = json.loads((repo / windsurf.PATH).read_text())
     assert ws == {"hooks": {"post_write_code": [
-        {"command": "bash .agent/hooks/post_edit.sh windsurf", "show_output": True}]}}
+        {"command": "bash -p .agent/hooks/post_edit.sh windsurf", "show_output": True}]}}
     rules = (repo / windsurf.RULES).read_text()
     assert rules.startswith("---\ntrigger: always_on\n---\n") and OWNER_ID in rules
     assert ".agent/memory/tattoo.md" in rules and ".agent/memory/snapshot.md" in rules

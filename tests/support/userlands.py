@@ -1,6 +1,8 @@
 """PATHs that stand in for the userlands the committed hooks meet: GNU (Debian), BusyBox
 (its applets first, no flock) and macOS-like (BSD-style stat/date/sed shims written here,
-original-awk as awk, no flock). bash itself stays the machine's bash."""
+original-awk as awk, no flock; the shims run as bash -p, like the binaries they stand for,
+which read no BASH_ENV). bash itself stays the machine's bash; the macOS-like one
+uses $AGENTHOOKS_BASH32 instead when that names a bash 3.2 binary (macOS's /bin/bash)."""
 from __future__ import annotations
 
 import os
@@ -13,7 +15,7 @@ from support.helpers import require
 # What the hooks may call, besides bash builtins.
 TOOLS = ("awk", "mv", "rm", "find", "tail", "mkdir", "stat", "date", "sleep", "cat", "flock")
 
-STAT_SHIM = r"""#!/bin/bash
+STAT_SHIM = r"""#!/bin/bash -p
 # BSD stat: -f FORMAT (%m mtime, %z size); GNU -c is an illegal option, as on macOS.
 fmt=
 while getopts 'f:LnqrsxF' o; do
@@ -35,7 +37,7 @@ done
 exit $rc
 """
 
-DATE_SHIM = r"""#!/bin/bash
+DATE_SHIM = r"""#!/bin/bash -p
 # BSD date: -u, -r SECONDS, -j; GNU -d is an illegal option and %N is not expanded.
 args=() utc=
 while [ $# -gt 0 ]; do
@@ -54,7 +56,7 @@ done
 exec /usr/bin/date "${args[@]}"
 """
 
-SED_SHIM = r"""#!/bin/bash
+SED_SHIM = r"""#!/bin/bash -p
 # BSD sed: -i takes the next word as the backup suffix, so 'sed -i s/a/b/ f' fails.
 if [ "${1-}" = -i ]; then
   suffix=$2; shift 2
@@ -66,8 +68,8 @@ exec /usr/bin/sed "$@"
 """
 
 
-def _link_bash(bindir: Path) -> None:
-    (bindir / "bash").symlink_to(shutil.which("bash") or "/bin/bash")
+def _link_bash(bindir: Path, bash: str | None = None) -> None:
+    (bindir / "bash").symlink_to(bash or shutil.which("bash") or "/bin/bash")
 
 
 def gnu_path(base: Path) -> str:
@@ -102,7 +104,7 @@ def macos_path(base: Path) -> str:
     bindir = base / "macos-bin"
     bindir.mkdir(exist_ok=True)
     if not (bindir / "bash").exists():
-        _link_bash(bindir)
+        _link_bash(bindir, os.environ.get("AGENTHOOKS_BASH32") or None)
         (bindir / "awk").symlink_to(bwk)
         for name, text in (("stat", STAT_SHIM), ("date", DATE_SHIM), ("sed", SED_SHIM)):
             (bindir / name).write_text(text)
