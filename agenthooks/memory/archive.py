@@ -25,6 +25,7 @@ def run(dir_: Path | None, echo: Callable[[str], None], force: bool = False) -> 
     made = sorted(set(repo.archives()) - before)
     if not m or not made:
         raise UserError("the snapshot was not archived",
-                        hint="see .agent/log/memory.log (are the hooks disabled in config.yaml?)")
+                        hint="see .agent/log/memory.log (are the hooks disabled in config.yaml, "
+                             "or is memory/archive a link?)")
     echo(f"archived {snap.label} to {m.group(1)}; started a fresh snapshot")
     return 0

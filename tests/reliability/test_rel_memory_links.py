@@ -1,0 +1,229 @@
+"""Memory that moves under the hooks, links, parallel reminders and a closed stdout, on every
+userland (GNU, BusyBox, macOS-like): memory/ renamed away or checked out is never recreated
+in a repo that had it; --archive never moves the snapshot through a link; ten parallel
+edits remind once; a host that closed stdout gets no stray stderr and a fresh block file."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from agenthooks.messages import MESSAGES
+from support.helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, install, make_repo, payload,
+                             write_memory)
+from support.userlands import USERLANDS, env_for
+
+BEGIN = "===== AGENT MEMORY BEGIN ====="
+GONE = MESSAGES["en"]["memory_gone"]
+NO_RULES = MESSAGES["en"]["no_rules"]
+START = {"session_id": "m1", "hook_event_name": "SessionStart", "source": "startup"}
+EDIT = {"session_id": "m1", "hook_event_name": "PostToolUse", "tool_input": {"file_path": "src/a.py"}}
+COMPACT = {"session_id": "m1", "hook_event_name": "UserPromptSubmit",
+           "prompt": "CONTEXT CHECKPOINT COMPACTION"}
+ALL = sorted(USERLANDS)
+
+
+def repo_for(tmp_path: Path, userland: str, with_git: bool = False) -> tuple[Path, dict[str, str]]:
+    repo = make_repo(tmp_path)
+    install(repo, "--platform", USERLANDS[userland][0], "--framework", "claude-code")
+    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT, notes="- a note\n")
+    env = {**os.environ, **env_for(userland, tmp_path)}
+    if with_git:  # the userland plus git, as a developer's PATH has it
+        gitdir = tmp_path / "git-bin"
+        gitdir.mkdir(exist_ok=True)
+        if not (gitdir / "git").exists():
+            (gitdir / "git").symlink_to(shutil.which("git") or "/usr/bin/git")
+        env["PATH"] = f"{env['PATH']}:{gitdir}"
+    return repo, env
+
+
+def run(repo: Path, hook: str, env: dict[str, str], stdin: object = START, *args: str,
+        timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["/bin/bash", f".agent/hooks/{hook}.sh", "claude-code", *args],
+                          input=payload(stdin), cwd=repo, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def log(repo: Path) -> str:
+    f = repo / ".agent/log/memory.log"
+    return f.read_text() if f.exists() else ""
+
+
+def commit(repo: Path, msg: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", msg)
+
+
+def memory_files(repo: Path) -> dict[str, bytes]:
+    mem = repo / ".agent/memory"
+    return {str(p.relative_to(mem)): p.read_bytes() for p in sorted(mem.rglob("*")) if p.is_file()}
+
+
+# --- item 11: memory/ briefly missing ---
+
+@pytest.mark.parametrize("userland", ALL)
+def test_memory_renamed_away_is_not_recreated_and_the_rename_back_works(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    assert BEGIN in run(repo, "pre_task", env).stdout  # a block was built: this repo has memory
+    before = memory_files(repo)
+    mem, away = repo / ".agent/memory", repo / ".agent/memory.swap"
+    mem.rename(away)  # an editor's save, or a checkout, half done
+    log0 = log(repo)
+    res = run(repo, "pre_task", env)
+    assert res.returncode == 0 and res.stderr == ""
+    assert GONE in res.stdout and NO_RULES not in res.stdout and BEGIN not in res.stdout
+    assert not mem.exists(), "memory/ was recreated"
+    new = log(repo)[len(log0):].splitlines()
+    assert len(new) == 1 and "memory/ is missing" in new[0], new
+    away.rename(mem)  # the rename back: not nested in a recreated folder
+    assert memory_files(repo) == before
+    back = run(repo, "pre_task", env)
+    assert BEGIN in back.stdout and "Indent with 4 spaces" in back.stdout
+
+
+@pytest.mark.parametrize("userland", ALL)
+def test_memory_tracked_by_git_and_missing_is_not_recreated(tmp_path: Path, userland: str) -> None:
+    # No hook state at all (log/ removed): git's index alone says memory existed.
+    repo, env = repo_for(tmp_path, userland, with_git=True)
+    commit(repo, "memory")
+    shutil.rmtree(repo / ".agent/log")
+    (repo / ".agent/injected_context.txt").unlink(missing_ok=True)
+    shutil.rmtree(repo / ".agent/memory")
+    res = run(repo, "pre_task", env)
+    assert res.returncode == 0 and res.stderr == "" and GONE in res.stdout
+    assert not (repo / ".agent/memory").exists()
+    assert log(repo).count("memory/ is missing") == 1, log(repo)
+
+
+@pytest.mark.parametrize("userland", ALL)
+def test_a_branch_without_memory_gets_no_files_that_block_the_checkout_back(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland, with_git=True)
+    git(repo, "checkout", "-qb", "main")
+    commit(repo, "memory")
+    assert BEGIN in run(repo, "pre_task", env).stdout
+    git(repo, "checkout", "-qb", "old")
+    git(repo, "rm", "-rq", ".agent/memory")
+    commit(repo, "a branch from before the memory")
+    assert not (repo / ".agent/memory").exists()
+    res = run(repo, "pre_task", env)
+    assert res.returncode == 0 and res.stderr == "" and GONE in res.stdout
+    assert not (repo / ".agent/memory").exists()
+    back = git(repo, "checkout", "-q", "main", check=False)
+    assert back.returncode == 0, back.stderr
+    assert "Indent with 4 spaces" in run(repo, "pre_task", env).stdout
+
+
+@pytest.mark.parametrize("userland", ALL)
+def test_first_install_and_fresh_clones_still_get_memory(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland, with_git=True)
+    commit(repo, "hooks and memory")
+    # A fresh clone, memory committed: the block holds the rules.
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
+    res = run(clone, "pre_task", env)
+    assert res.returncode == 0 and res.stderr == "" and "Indent with 4 spaces" in res.stdout
+    # A clone of hooks committed without memory, and a first run after install: created.
+    bare = make_repo(tmp_path, "bare")
+    install(bare, "--platform", USERLANDS[userland][0], "--framework", "claude-code")
+    shutil.rmtree(bare / ".agent/memory")
+    shutil.rmtree(bare / ".agent/log")
+    res = run(bare, "pre_task", env)
+    assert res.returncode == 0 and res.stderr == "" and BEGIN in res.stdout and GONE not in res.stdout
+    assert sorted(p.name for p in (bare / ".agent/memory").iterdir()) == ["notes.md", "snapshot.md", "tattoo.md"]
+
+
+# --- item 14 (first half): an archive folder that is a link ---
+
+@pytest.mark.parametrize("userland", ALL)
+def test_archive_never_moves_the_snapshot_through_a_link(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (repo / ".agent/memory/archive").symlink_to(outside)
+    before = memory_files(repo)
+    log0 = log(repo)
+    res = run(repo, "pre_task", env, "", "--archive")
+    assert res.returncode == 0 and res.stdout == ""
+    assert len(res.stderr.splitlines()) == 1 and res.stderr.startswith("agenthooks"), res.stderr
+    assert list(outside.iterdir()) == []
+    assert memory_files(repo) == before
+    new = log(repo)[len(log0):].splitlines()
+    assert len(new) == 1 and "link" in new[0], new
+    # The CLI archives through the hook: it fails, and nothing moved either.
+    proc = cli("archive", str(repo), "--force")
+    assert proc.returncode != 0 and "not archived" in proc.stderr
+    assert list(outside.iterdir()) == [] and memory_files(repo) == before
+
+
+# --- item 17: parallel reminders ---
+
+SLOW_STAT = """#!/bin/bash
+# stat on a loaded machine: 0 to 0.5 s late, a different delay for each edit.
+/bin/sleep "0.$((RANDOM % 6))"
+exec {real} "$@"
+"""
+
+
+@pytest.mark.parametrize("userland", ALL)
+def test_parallel_edits_on_a_loaded_machine_remind_once(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    snap = repo / ".agent/memory/snapshot.md"
+    old = time.time() - 3 * 3600
+    os.utime(snap, (old, old))
+    run(repo, "pre_task", env)  # the session starts: its state folder
+    slow = tmp_path / "slow-bin"
+    slow.mkdir()
+    real = Path(env["PATH"].split(":")[0]) / "stat"
+    (slow / "stat").write_text(SLOW_STAT.format(real=real))
+    (slow / "stat").chmod(0o755)
+    env = {**env, "PATH": f"{slow}:{env['PATH']}"}
+    for round_ in range(2):
+        go = tmp_path / f"go{round_}"
+        os.mkfifo(go)  # a barrier: all ten start when it is opened for writing
+        stdin = tmp_path / f"edit{round_}.json"  # from a file: all ten read it at once
+        stdin.write_text(payload({**EDIT, "session_id": f"p{round_}"}))
+        start = f'read -r _ < "{go}"; exec bash .agent/hooks/post_edit.sh claude-code < "{stdin}"'
+        procs = [subprocess.Popen(["/bin/bash", "-c", start], cwd=repo, env=env, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(10)]
+        time.sleep(0.5)
+        with open(go, "w"):
+            pass
+        outs = [p.communicate(timeout=60) for p in procs]
+        assert all(err == "" for _, err in outs) and all(p.returncode == 0 for p in procs)
+        assert sum(1 for out, _ in outs if out.strip()) == 1, log(repo)
+
+
+# --- item 18 (rest): stdout closed ---
+
+def closed(repo: Path, env: dict[str, str], how: str, hook: str, stdin: object, *args: str
+           ) -> subprocess.CompletedProcess[str]:
+    cmd = f'bash .agent/hooks/{hook}.sh claude-code "$@" ' + (">&-" if how == "closed" else "| true")
+    return subprocess.run(["/bin/bash", "-c", cmd, "host", *args], input=payload(stdin), cwd=repo,
+                          env=env, capture_output=True, text=True, timeout=30)
+
+
+@pytest.mark.parametrize("how", ["closed", "pipe"])
+@pytest.mark.parametrize("userland", ALL)
+def test_a_closed_stdout_leaves_stderr_quiet_and_the_block_file_fresh(tmp_path: Path, userland: str,
+                                                                      how: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    inj = repo / ".agent/injected_context.txt"
+    for n, (hook, stdin, args) in enumerate([("pre_task", START, ()), ("pre_task", START, ("--statusline",)),
+                                             ("on_compact", COMPACT, ()), ("post_edit", EDIT, ()),
+                                             ("pre_task", "", ("--archive",))]):
+        write_memory(repo, notes=f"- note of step {n}\n")
+        later = time.time() + 2 + n
+        os.utime(repo / ".agent/memory/notes.md", (later, later))
+        log0 = log(repo)
+        res = closed(repo, env, how, hook, stdin, *args)
+        assert res.returncode == 0 and res.stderr == "", (hook, args, res.stderr)
+        new = log(repo)[len(log0):]
+        assert "internal error" not in new and "write error" not in new, (hook, args, new)
+        if hook != "post_edit" and not args:
+            assert f"note of step {n}" in inj.read_text(), (hook, "injected_context.txt not refreshed")
+    assert len(list((repo / ".agent/memory/archive").glob("snapshot_*.md"))) == 1
