@@ -227,3 +227,41 @@ def test_a_closed_stdout_leaves_stderr_quiet_and_the_block_file_fresh(tmp_path: 
         if hook != "post_edit" and not args:
             assert f"note of step {n}" in inj.read_text(), (hook, "injected_context.txt not refreshed")
     assert len(list((repo / ".agent/memory/archive").glob("snapshot_*.md"))) == 1
+
+
+PROMPT = {"session_id": "m1", "hook_event_name": "UserPromptSubmit", "prompt": "go on"}
+
+
+@pytest.mark.parametrize("userland", ALL)
+def test_a_linked_hooks_folder_serves_this_repos_memory(tmp_path: Path, userland: str) -> None:
+    # Two repos share one hooks folder through a link: each run reads and logs its own repo.
+    other, env = repo_for(tmp_path / "other", userland)
+    write_memory(other, tattoo="# Project hard rules\n- OTHER-REPO rule\n")
+    repo = make_repo(tmp_path / "mine")
+    install(repo, "--platform", USERLANDS[userland][0], "--framework", "claude-code")
+    write_memory(repo, tattoo="# Project hard rules\n- MINE rule\n", snapshot=SAMPLE_SNAPSHOT)
+    hooks = repo / ".agent/hooks"
+    shutil.rmtree(hooks)
+    hooks.symlink_to(other / ".agent/hooks")
+    before = log(other)
+    for hook, stdin in (("pre_task", START), ("on_compact", COMPACT)):
+        out = run(repo, hook, env, stdin)
+        assert out.returncode == 0 and out.stderr == "", out.stderr
+        assert "MINE rule" in out.stdout and "OTHER-REPO" not in out.stdout, out.stdout[:300]
+    assert log(other) == before
+    assert "memory loaded" in log(repo)
+
+
+@pytest.mark.parametrize("userland", ALL)
+def test_a_state_file_of_a_newer_release_is_left_alone(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    state = repo / ".agent/log/state/m1.state"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    # Long enough that this release would compact it, ending in a newer release's line.
+    data = b"v1 3 1000 - - 0\n" * 70 + b"v2 4 1000 - - 0 future-field\n"
+    state.write_bytes(data)
+    for stdin in (PROMPT, PROMPT, {**PROMPT, "hook_event_name": "PreCompact"}):
+        out = run(repo, "on_compact", env, stdin)
+        assert out.returncode == 0 and out.stderr == "", out.stderr
+    assert state.read_bytes() == data
+    assert "left m1.state alone: written by a newer release" in log(repo)
