@@ -93,6 +93,7 @@ function build(   i, k, key, any) {
   add(BEGIN_DELIM)
   add({{ msg.intro|awkstr }})
   if (ENVIRON["AH_NOTICE"] != "") add(ENVIRON["AH_NOTICE"])
+  if (ncut > 1) add(sprintf({{ msg.mem_cut|awkstr }}, CUT[1], cuts))
   add("## " {{ msg.rules|awkstr }})
   rcut = ucut + pcut + uextra + pextra
   if (rcut > 0) add(sprintf({{ msg.tattoo_cut|awkstr }}, rcut, nut + uextra + ntat + pextra))
@@ -143,6 +144,8 @@ function cut1(   k, key) {
 }
 BEGIN {
   NUL = sprintf("%c", 0)
+  ncut = split(ENVIRON["AH_CUT"], CUT, " ")  # KB, then the keys of files read in part
+  for (i = 2; i <= ncut; i++) cuts = cuts (i > 2 ? ", " : "") (CUT[i] == "utat" ? "~/.agent/memory/tattoo" : ".agent/memory/" CUT[i]) ".md"
   n = split("{{ lookalikes }}", LKT, " ")
   for (i = 1; i <= n; i++) { k = substr(LKT[i], 1, length(LKT[i]) - 1); LK[k] = substr(LKT[i], length(LKT[i])); LKRE = LKRE (i > 1 ? "|" : "") k }
   # Secret patterns (agenthooks/redact.py), one per line: a line matching one is redacted.
