@@ -68,7 +68,10 @@ def test_a_huge_memory_file_is_read_in_part_and_said_so(tmp_path: Path, userland
     repo, env = repo_for(tmp_path, userland)
     make, size = HUGE[kind]
     make(repo / f".agent/memory/{name}.md", size)
-    res, took = run(repo, env, timeout=20)
+    try:
+        res, took = run(repo, env, timeout=20)
+    finally:
+        ended(readers(repo))
     assert res.returncode == 0 and res.stderr == ""
     lines = res.stdout.splitlines()
     assert lines[0] == BEGIN and lines[-1] == END
@@ -103,20 +106,30 @@ def readers(repo: Path) -> list[int]:
 @pytest.mark.parametrize("userland", sorted(USERLANDS))
 def test_a_killed_hook_leaves_no_reader_running(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
-    sparse(repo / ".agent/memory/notes.md", 200 << 20)
+    one_line(repo / ".agent/memory/notes.md", 100 << 20)  # seconds of awk for the whole line
     proc = subprocess.Popen(["/bin/bash", str(repo / ".agent/hooks/pre_task.sh"), "claude-code"],
-                            cwd=repo, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    time.sleep(0.2)
+                            cwd=repo, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None
+    proc.stdin.write(payload(START).encode())
+    proc.stdin.close()  # the payload read, the build starts
+    time.sleep(0.5)
     proc.kill()  # the hook alone, as a host's timeout does
-    proc.communicate()
-    deadline = time.monotonic() + 3
+    proc.wait()
+    deadline = time.monotonic() + 1
     while readers(repo) and time.monotonic() < deadline:
         time.sleep(0.05)
     left = readers(repo)
-    for pid in left:  # started by this test: ended here, whatever the verdict
-        os.kill(pid, signal.SIGKILL)
+    ended(left)
     assert left == []
+
+
+def ended(pids: list[int]) -> None:
+    for pid in pids:  # started by the test: ended here, whatever the verdict
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def built(repo: Path) -> int:
