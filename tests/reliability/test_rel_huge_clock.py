@@ -168,3 +168,14 @@ def test_an_edit_after_the_clock_stepped_back_is_shown(tmp_path: Path, userland:
     stamp = built(repo)
     again, _ = run(repo, env)
     assert again.stdout == res.stdout and built(repo) == stamp
+
+
+@pytest.mark.parametrize("userland", sorted(USERLANDS))
+def test_nul_bytes_all_through_a_file_are_dropped(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    (repo / ".agent/memory/notes.md").write_bytes(b"- a\0b\n" * 100_000)  # 100,000 NUL bytes
+    res, _ = run(repo, env)
+    assert res.returncode == 0 and res.stderr == ""
+    lines = res.stdout.splitlines()
+    assert MESSAGES["en"]["mem_cut"] % (256, ".agent/memory/notes.md") in lines
+    assert lines.count("- ab") == 5 and RULE in lines and PROGRESS in lines
