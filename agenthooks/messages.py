@@ -22,6 +22,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tattoo_cut": "[agenthooks WARNING: %d of %d rules are left out, over the budget or the host's 10,000-character cap: READ .agent/memory/tattoo.md NOW, and shorten it]",
         "tattoo_over": "[agenthooks warning: the rules alone are over the token budget; shorten .agent/memory/tattoo.md]",
         "redacted": "[redacted by agenthooks: a line of %s looks like a secret]",
+        "mem_cut": "[agenthooks: over %d KB or binary, read in part only: %s; read and shorten it]",
         "footer": (
             "Full files: .agent/memory/. Update snapshot.md when the task changes phase "
             "(a progress board, not an edit log). Task done: bash .agent/hooks/pre_task.sh --archive"
@@ -60,6 +61,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "tattoo_cut": "[agenthooks 警告：%d 条约束（共 %d 条）因超出预算或宿主 10,000 字符上限而省略：请立即阅读 .agent/memory/tattoo.md，并精简它]",
         "tattoo_over": "[agenthooks 警告：仅硬约束就已超出 token 预算；请精简 .agent/memory/tattoo.md]",
         "redacted": "[agenthooks 已隐去：%s 中的一行疑似密钥]",
+        "mem_cut": "[agenthooks：超过 %d KB 或含二进制内容，只读取了一部分：%s；请阅读并精简它]",
         "footer": (
             "完整文件：.agent/memory/。任务阶段变化时更新 snapshot.md（进度板，不是修改记录）。"
             "任务完成后归档：bash .agent/hooks/pre_task.sh --archive"

@@ -15,17 +15,10 @@ function nch(s,   t, c, q) {
   return length(s) - c + q + 1
 }
 # Invalid UTF-8 becomes "?", so every JSON parser accepts the output.
-function utf8(s,   out) {
-  out = ""
-  while (s != "") {
-    if (match(s, /^[\001-\177]+/) || match(s, /^([\302-\337][\200-\277]|\340[\240-\277][\200-\277]|[\341-\354\356\357][\200-\277][\200-\277]|\355[\200-\237][\200-\277]|\360[\220-\277][\200-\277][\200-\277]|[\361-\363][\200-\277][\200-\277][\200-\277]|\364[\200-\217][\200-\277][\200-\277])+/)) {
-      out = out substr(s, 1, RLENGTH)
-      s = substr(s, RLENGTH + 1)
-    } else {
-      out = out "?"
-      s = substr(s, 2)
-    }
-  }
+function utf8(s,   out, r) {
+  for (out = ""; s != ""; s = substr(s, r + 1))
+    if (match(s, /^[\001-\177]+/) || match(s, /^([\302-\337][\200-\277]|\340[\240-\277][\200-\277]|[\341-\354\356\357][\200-\277][\200-\277]|\355[\200-\237][\200-\277]|\360[\220-\277][\200-\277][\200-\277]|[\361-\363][\200-\277][\200-\277][\200-\277]|\364[\200-\217][\200-\277][\200-\277])+/)) { out = out substr(s, 1, RLENGTH); r = RLENGTH }
+    else { out = out "?"; r = 1 }
   return out
 }
 function secret(p) { SECRET = SECRET (SECRET == "" ? "" : "|") "(" p ")" }
@@ -38,22 +31,12 @@ function clean(s, where,   i, long, t) {
   # Normalise first: no control or invisible character (redact.INVISIBLE) splits a secret.
   gsub(/\t/, "  ", s)
   gsub(/[\001-\037\177]|\302[\200-\237\255]|\342\200[\213-\217\252-\256]|\342\201[\240-\244\246-\251]|\357\273\277/, "", s)
-  if (SECRET != "" && s ~ SECRET) {
-    redacted++
-    return sprintf({{ msg.redacted|awkstr }}, where)
-  }
-  if (long || length(s) > 600) {
-    s = substr(s, 1, 600)
-    sub(/[\300-\367][\200-\277]*$/, "", s)
-    s = s " [...]"
-  }
+  if (SECRET != "" && s ~ SECRET) { redacted++; return sprintf({{ msg.redacted|awkstr }}, where) }
+  if (long || length(s) > 600) { s = substr(s, 1, 600); sub(/[\300-\367][\200-\277]*$/, "", s); s = s " [...]" }
   if (s ~ /[\200-\377]/) s = utf8(s)
   # Memory text must not be able to close (or reopen) the block, even with lookalikes.
   t = (s ~ /[\316\320\321\357]/) ? fold(s) : s
-  if (toupper(t) ~ /AGENT[^A-Z0-9]*MEMORY[^A-Z0-9]*(BEGIN|END)/) {
-    s = t
-    gsub(/[Aa][Gg][Ee][Nn][Tt][^A-Za-z0-9]*[Mm][Ee][Mm][Oo][Rr][Yy]/, "agent-memory(quoted)", s)
-  }
+  if (toupper(t) ~ /AGENT[^A-Z0-9]*MEMORY[^A-Z0-9]*(BEGIN|END)/) { s = t; gsub(/[Aa][Gg][Ee][Nn][Tt][^A-Za-z0-9]*[Mm][Ee][Mm][Oo][Rr][Yy]/, "agent-memory(quoted)", s) }
   return s
 }
 function fold(s,   o) {  # lookalike letters (redact.LOOKALIKES) as ASCII
@@ -64,14 +47,8 @@ function fold(s,   o) {  # lookalike letters (redact.LOOKALIKES) as ASCII
 # nothing the agent needs.
 function skip(s) {
   if (s ~ /^[ \t\r]*$/) { incomment = 0; return 1 }
-  if (incomment) {
-    if (index(s, "-->")) incomment = 0
-    return 1
-  }
-  if (s ~ /^[ \t]*<!--/) {
-    if (!index(s, "-->")) incomment = 1
-    return 1
-  }
+  if (incomment) { if (index(s, "-->")) incomment = 0; return 1 }
+  if (s ~ /^[ \t]*<!--/) { if (!index(s, "-->")) incomment = 1; return 1 }
   return 0
 }
 function section(t) {
@@ -93,6 +70,7 @@ function build(   i, k, key, any) {
   add(BEGIN_DELIM)
   add({{ msg.intro|awkstr }})
   if (ENVIRON["AH_NOTICE"] != "") add(ENVIRON["AH_NOTICE"])
+  if (ncut > 1) add(sprintf({{ msg.mem_cut|awkstr }}, CUT[1], cuts))
   add("## " {{ msg.rules|awkstr }})
   rcut = ucut + pcut + uextra + pextra
   if (rcut > 0) add(sprintf({{ msg.tattoo_cut|awkstr }}, rcut, nut + uextra + ntat + pextra))
@@ -106,8 +84,7 @@ function build(   i, k, key, any) {
   add("## " {{ msg.snapshot|awkstr }})
   any = 0; gone = 0
   for (k = 1; k <= 3; k++) {
-    key = order[k]
-    if (SN[key] == 0) continue
+    if (SN[key = order[k]] == 0) continue
     any = 1
     # A section cut to nothing loses its heading too: one marker says what is missing.
     if (keep[key] == 0) { gone += SN[key]; continue }
@@ -133,36 +110,31 @@ function build(   i, k, key, any) {
 # puts a warning first). Returns 0 when nothing is left to cut.
 function cut1(   k, key) {
   if (cut_n < shown) { drop(R[1 + cut_n]); cut_n++; return 1 }
-  for (k = 1; k <= 3; k++) {
-    key = cutk[k]
-    if (keep[key] > 0) { drop(S[key, keep[key]]); keep[key]--; cut_s++; return 1 }
-  }
+  for (k = 1; k <= 3; k++) if (keep[key = cutk[k]] > 0) { drop(S[key, keep[key]]); keep[key]--; cut_s++; return 1 }
   if (ucut < nut) { drop(UT[nut - ucut]); ucut++; return 1 }
   if (pcut < ntat) { drop(TT[ntat - pcut]); pcut++; return 1 }
   return 0
 }
 BEGIN {
   NUL = sprintf("%c", 0)
+  ncut = split(ENVIRON["AH_CUT"], CUT, " ")  # KB, then the keys of files read in part
+  for (i = 2; i <= ncut; i++) cuts = cuts (i > 2 ? ", " : "") (CUT[i] == "utat" ? "~/.agent/memory/tattoo" : ".agent/memory/" CUT[i]) ".md"
   n = split("{{ lookalikes }}", LKT, " ")
   for (i = 1; i <= n; i++) { k = substr(LKT[i], 1, length(LKT[i]) - 1); LK[k] = substr(LKT[i], length(LKT[i])); LKRE = LKRE (i > 1 ? "|" : "") k }
   # Secret patterns (agenthooks/redact.py), one per line: a line matching one is redacted.
 {% for name, ere in secret_eres %}
   secret({{ ere|awkstr }})  # {{ name }}
 {% endfor %}
-  BEGIN_DELIM = "===== AGENT MEMORY BEGIN ====="
-  END_DELIM = "===== AGENT MEMORY END ====="
-  budget += 0
-  nnotes += 0
+  BEGIN_DELIM = "===== AGENT MEMORY BEGIN ====="; END_DELIM = "===== AGENT MEMORY END ====="
+  budget += 0; nnotes += 0
   # A token is at least one character and at most four: no file can show more than this.
-  cap = 4 * budget + 400
-  if (cap > 10000) cap = 10000
+  if ((cap = 4 * budget + 400) > 10000) cap = 10000
   nut = 0; ntat = 0; nn = 0; tl = 0; sl = 0; redacted = 0
   WANT["goal"] = 1; WANT["progress"] = 1; WANT["decisions"] = 1
   uchars = 0; pchars = 0; uextra = 0; pextra = 0
 }
 FNR == 1 {
-  incomment = 0
-  sec = ""
+  incomment = 0; sec = ""
   # A BOM; tested first, as rewriting $0 makes awk split it into fields again.
   if (substr($0, 1, 3) == "\357\273\277") $0 = substr($0, 4)
 }
