@@ -74,7 +74,9 @@ def test_simulate_passes_and_never_touches_the_real_agent_dir(repo: Path) -> Non
 
 def test_simulate_fails_when_a_hook_is_broken(repo: Path) -> None:
     hook = repo / ".agent/hooks/on_compact.sh"
-    hook.write_text(hook.read_text().replace("main \"$@\"\n", "exit 7\n"))
+    text = hook.read_text()
+    assert "\nmain\n" in text  # on_compact's reload: main runs after the quiet path
+    hook.write_text(text.replace("\nmain\n", "\nexit 7\n"))
     before = tree(repo)
     proc = cli("simulate", str(repo))
     assert proc.returncode == 1

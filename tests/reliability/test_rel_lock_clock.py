@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, payload, write_memory
+from support.reliability import start_together
 from support.userlands import USERLANDS, env_for
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
@@ -137,19 +138,10 @@ def test_parallel_edits_with_a_stale_snapshot_remind_once(tmp_path: Path, userla
     old = time.time() - 3 * 3600
     os.utime(snap, (old, old))
     run(repo, "pre_task", env, {**START, "source": "startup"})  # the session starts: its state folder
-    go = tmp_path / "go"
-    os.mkfifo(go)  # a barrier: all ten start when it is opened for writing
-    # The payload from a file: written to each hook's pipe in turn, it would run them one by one.
     edit = tmp_path / "edit.json"
     edit.write_text(payload(EDIT))
-    start = f'read -r _ < "{go}"; exec bash .agent/hooks/post_edit.sh claude-code < "{edit}"'
-    procs = [subprocess.Popen(["/bin/bash", "-c", start], cwd=repo, env=env, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(10)]
-    time.sleep(0.5)
-    with open(go, "w"):
-        pass
-    outs = [p.communicate(timeout=60) for p in procs]
-    assert all(err == "" for _, err in outs) and all(p.returncode == 0 for p in procs)
+    outs = start_together(repo, env, "post_edit", edit, tmp_path)
+    assert all(err == "" for _, err in outs)
     assert sum(1 for out, _ in outs if out.strip()) == 1, log(repo)
 
 

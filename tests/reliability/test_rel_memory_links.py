@@ -15,6 +15,7 @@ import pytest
 from agenthooks.messages import MESSAGES
 from support.helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, install, make_repo, payload,
                              write_memory)
+from support.reliability import start_together
 from support.userlands import USERLANDS, env_for
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
@@ -182,19 +183,10 @@ def test_parallel_edits_on_a_loaded_machine_remind_once(tmp_path: Path, userland
     (slow / "stat").chmod(0o755)
     env = {**env, "PATH": f"{slow}:{env['PATH']}"}
     for round_ in range(2):
-        go = tmp_path / f"go{round_}"
-        os.mkfifo(go)  # a barrier: all ten start when it is opened for writing
-        stdin = tmp_path / f"edit{round_}.json"  # from a file: all ten read it at once
+        stdin = tmp_path / f"edit{round_}.json"
         stdin.write_text(payload({**EDIT, "session_id": f"p{round_}"}))
-        start = f'read -r _ < "{go}"; exec bash .agent/hooks/post_edit.sh claude-code < "{stdin}"'
-        procs = [subprocess.Popen(["/bin/bash", "-c", start], cwd=repo, env=env, stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                 for _ in range(10)]
-        time.sleep(0.5)
-        with open(go, "w"):
-            pass
-        outs = [p.communicate(timeout=60) for p in procs]
-        assert all(err == "" for _, err in outs) and all(p.returncode == 0 for p in procs)
+        outs = start_together(repo, env, "post_edit", stdin, tmp_path)
+        assert all(err == "" for _, err in outs)
         assert sum(1 for out, _ in outs if out.strip()) == 1, log(repo)
 
 

@@ -220,3 +220,22 @@ def expected_renders(template: Path, scratch: Path, versions: list[dict[str, byt
         out["on_compact"].add(on.stdout)
         assert (repo / ".agent/injected_context.txt").read_bytes() == on.stdout
     return out
+
+
+def start_together(repo: Path, env: dict[str, str], hook: str, stdin: Path, tmp: Path,
+                   n: int = 10) -> list[tuple[str, str]]:
+    """Run n copies of `bash .agent/hooks/HOOK.sh claude-code < STDIN` released at once by a
+    FIFO barrier; the payload comes from a file (written to each pipe in turn, the hooks would
+    run one by one). Each must exit 0; returns their (stdout, stderr)."""
+    go = tmp / f"go-{stdin.name}"
+    os.mkfifo(go)
+    start = f'read -r _ < "{go}"; exec bash .agent/hooks/{hook}.sh claude-code < "{stdin}"'
+    procs = [subprocess.Popen(["/bin/bash", "-c", start], cwd=repo, env=env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(n)]
+    time.sleep(0.5)
+    with open(go, "w"):
+        pass
+    outs = [p.communicate(timeout=60) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [p.returncode for p in procs]
+    return outs
