@@ -64,7 +64,7 @@ def memory_files(repo: Path) -> dict[str, bytes]:
     return {str(p.relative_to(mem)): p.read_bytes() for p in sorted(mem.rglob("*")) if p.is_file()}
 
 
-# --- item 11: memory/ briefly missing ---
+# --- memory/ briefly missing ---
 
 @pytest.mark.parametrize("userland", ALL)
 def test_memory_renamed_away_is_not_recreated_and_the_rename_back_works(tmp_path: Path, userland: str) -> None:
@@ -137,7 +137,7 @@ def test_first_install_and_fresh_clones_still_get_memory(tmp_path: Path, userlan
     assert sorted(p.name for p in (bare / ".agent/memory").iterdir()) == ["notes.md", "snapshot.md", "tattoo.md"]
 
 
-# --- item 14 (first half): an archive folder that is a link ---
+# --- an archive folder that is a link ---
 
 @pytest.mark.parametrize("userland", ALL)
 def test_archive_never_moves_the_snapshot_through_a_link(tmp_path: Path, userland: str) -> None:
@@ -160,7 +160,7 @@ def test_archive_never_moves_the_snapshot_through_a_link(tmp_path: Path, userlan
     assert list(outside.iterdir()) == [] and memory_files(repo) == before
 
 
-# --- item 17: parallel reminders ---
+# --- parallel reminders ---
 
 SLOW_STAT = """#!/bin/bash
 # stat on a loaded machine: 0 to 0.5 s late, a different delay for each edit.
@@ -190,7 +190,7 @@ def test_parallel_edits_on_a_loaded_machine_remind_once(tmp_path: Path, userland
         assert sum(1 for out, _ in outs if out.strip()) == 1, log(repo)
 
 
-# --- item 18 (rest): stdout closed ---
+# --- stdout closed ---
 
 def closed(repo: Path, env: dict[str, str], how: str, hook: str, stdin: object, *args: str
            ) -> subprocess.CompletedProcess[str]:
@@ -221,6 +221,7 @@ def test_a_closed_stdout_leaves_stderr_quiet_and_the_block_file_fresh(tmp_path: 
     assert len(list((repo / ".agent/memory/archive").glob("snapshot_*.md"))) == 1
 
 
+# --- a linked hooks folder; a state file of a newer release ---
 PROMPT = {"session_id": "m1", "hook_event_name": "UserPromptSubmit", "prompt": "go on"}
 
 
