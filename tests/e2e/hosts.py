@@ -58,11 +58,21 @@ class Project:
 
     def log_matching(self, hook: str, needle: str) -> list[str]:
         # "[TIME] HOOK FRAMEWORK SESSION: MESSAGE"
-        return [ln for ln in self.log() if re.search(rf"\] {hook} \S+ \S+: ", ln) and needle in ln]
+        return [ln for ln in self.log() if re.search(rf"\] {hook} {self.framework} \S+: ", ln)
+                and needle in ln]
 
     def make_stale(self, minutes: int = 30) -> None:
+        """Age the snapshot past stale_minutes (default 10) so post_edit reminds."""
         past = time.time() - minutes * 60
         os.utime(self.snapshot, (past, past))
+
+    def set_config(self, **values: int) -> None:
+        path = self.agent / "config.yaml"
+        doc = path.read_text(encoding="utf-8")
+        for key, val in values.items():
+            doc, n = re.subn(rf"(?m)^{key}:.*$", f"{key}: {val}", doc)
+            assert n == 1, f"{key} not found in .agent/config.yaml:\n{doc}"
+        path.write_text(doc, encoding="utf-8")
 
 
 def install(sandbox: C.Sandbox, framework: str, *registered: str) -> Project:

@@ -18,21 +18,20 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
 import subprocess
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 try:
     from . import clis as C
+    from .hosts import Project
     from .mockapi import MockAPI, Request, _texts, edit, text, write
 except ImportError:  # tests/e2e is not a package
     import clis as C  # type: ignore[no-redef]
+    from hosts import Project  # type: ignore[no-redef]
     from mockapi import MockAPI, Request, _texts, edit, text, write  # type: ignore[no-redef]
 
 pytestmark = pytest.mark.e2e
@@ -72,42 +71,6 @@ REGISTRATIONS: dict[str, tuple[str, list[tuple[str, str]]]] = {
 
 # --------------------------------------------------------------------------
 # The project under test
-
-
-@dataclass
-class Project:
-    repo: Path
-    framework: str
-
-    @property
-    def agent(self) -> Path:
-        return self.repo / ".agent"
-
-    @property
-    def snapshot(self) -> Path:
-        return self.agent / "memory" / "snapshot.md"
-
-    def log(self) -> list[str]:
-        path = self.agent / "log" / "memory.log"
-        return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-
-    def log_matching(self, hook: str, needle: str) -> list[str]:
-        # "[TIME] HOOK FRAMEWORK SESSION: MESSAGE"
-        return [ln for ln in self.log() if re.search(rf"\] {hook} {self.framework} \S+: ", ln)
-                and needle in ln]
-
-    def make_stale(self, minutes: int = 30) -> None:
-        """Age the snapshot past stale_minutes (default 10) so post_edit reminds."""
-        past = time.time() - minutes * 60
-        os.utime(self.snapshot, (past, past))
-
-    def set_config(self, **values: int) -> None:
-        path = self.agent / "config.yaml"
-        doc = path.read_text(encoding="utf-8")
-        for key, val in values.items():
-            doc, n = re.subn(rf"(?m)^{key}:.*$", f"{key}: {val}", doc)
-            assert n == 1, f"{key} not found in .agent/config.yaml:\n{doc}"
-        path.write_text(doc, encoding="utf-8")
 
 
 def transcript_file(root: Path, pattern: str) -> str:
