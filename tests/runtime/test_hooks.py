@@ -486,3 +486,28 @@ def test_a_reload_reads_as_the_same_task_continued(land):  # type: ignore[no-unt
         text = out["hookSpecificOutput"]["additionalContext"]
         assert continued in text and "resume the In progress item" in text
         assert block_of(text) != start and "stuck on error handling" in text
+
+
+@pytest.mark.parametrize("hook,line", [
+    ("on_compact", "AH_PRE=0\n"),                  # the quiet path, before the runtime is loaded
+    ("post_edit", "  local snap out age period s\n"),
+    ("pre_task", "  ah_quiet_pre_task\n"),
+])
+def test_an_internal_error_exits_0_and_is_logged(tmp_path: Path, hook: str, line: str) -> None:
+    """A command failing under set -e ends the run in the exit trap: status 0, nothing on
+    stderr, one log line, and no lock or temp file left."""
+    repo = make_repo(tmp_path)
+    install(repo, "--platform", "linux", "--framework", "claude-code")
+    assert run_hook(repo, "pre_task", "", "claude-code", env={"CLAUDECODE": "1"}).returncode == 0
+    path = repo / ".agent/hooks" / f"{hook}.sh"
+    text = path.read_text()
+    assert text.count(line) == 1, line
+    path.write_text(text.replace(line, line.rstrip("\n") + "; false\n"))
+    stdin = json.dumps({"session_id": "e", "hook_event_name": "UserPromptSubmit", "prompt": "go",
+                        "tool_input": {"file_path": str(repo / "a.py")}})
+    proc = run_hook(repo, hook, stdin, "claude-code", env={"CLAUDECODE": "1"})
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    errors = [ln for ln in log_lines(repo) if "internal error" in ln]
+    assert len(errors) == 1 and f" {hook} " in errors[0] and "(status 1)" in errors[0], log_lines(repo)
+    left = [p.name for p in (repo / ".agent").rglob("*") if p.name.endswith(".tmp") or p.name == ".lock.pid"]
+    assert left == []
