@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import fixture, run_hook, write_memory
+from support.helpers import fixture, log_lines, run_hook, write_memory
 
 ALL_JSON = ("claude-code", "codex", "gemini-cli", "cursor", "copilot-cli", "cline")
 
@@ -206,6 +206,12 @@ def test_copilot_and_claude_inject_once(repo):  # type: ignore[no-untyped-def]
     # --show from a terminal is never silenced.
     shown = run_hook(repo, "pre_task", "", "claude-code", "--show", env={"CLAUDECODE": ""})
     check_memory(context_of("claude-code", shown.stdout))
+    # The status line is Claude Code's alone (Copilot CLI runs none): printed, nothing logged.
+    before = log_lines(repo)
+    line = run_hook(repo, "pre_task", fixture("claude/statusline.json"), "claude-code", "--statusline",
+                    env={"CLAUDECODE": ""})
+    assert line.returncode == 0 and line.stdout.startswith("memory ") and line.stderr == "", line
+    assert log_lines(repo) == before
 
 
 def test_copilot_precompact_then_next_tool_call_reinjects(repo):  # type: ignore[no-untyped-def]
