@@ -68,7 +68,7 @@ def run(
         print(f"agenthooks: warning: {root} is not in a git repository; installing there "
               "(the hooks are meant to be committed: git init first)", file=sys.stderr)
     regs = frameworks.registrations(root, answers)
-    planned = render.plan(answers, template_root) + [pf for pfs in regs.values() for pf in pfs]
+    planned = render.plan(answers, template_root, revs) + [pf for pfs in regs.values() for pf in pfs]
     restore_paths = frozenset(_relpath(root, r) for r in restore)
     # Flags whose value lives in config.yaml are applied to it when given on this run.
     # (A flag, or a new answer at the prompt; a recorded answer never overrides the file.)

@@ -16,9 +16,9 @@ HOOKS = ("pre_task", "post_edit", "on_compact")
 
 # Bump a template's rev only when its output changes; upgrades compare revs.
 TEMPLATE_REVS = {
-    "hooks/pre_task.sh": 5,
-    "hooks/post_edit.sh": 5,
-    "hooks/on_compact.sh": 5,
+    "hooks/pre_task.sh": 6,
+    "hooks/post_edit.sh": 6,
+    "hooks/on_compact.sh": 6,
     "config.yaml": 2,
     "agent/gitignore": 1,
     "agent/gitattributes": 1,
@@ -88,7 +88,8 @@ def environment(root: str | None = None) -> jinja2.Environment:
     return env
 
 
-def context(answers: dict[str, Any], template_root: str | None = None) -> dict[str, Any]:
+def context(answers: dict[str, Any], template_root: str | None = None,
+            revs: dict[str, int] | None = None) -> dict[str, Any]:
     env = environment(template_root)
     lang = answers["lang"]
     memory = {
@@ -120,8 +121,8 @@ def context(answers: dict[str, Any], template_root: str | None = None) -> dict[s
         "lookalikes": redact.awk_lookalikes(),
         "secret_ere": redact.combined_ere(),  # templates before hooks rev 4
         "envelope_frameworks": envelopes(template_root),
-        "cache_rev": TEMPLATE_REVS["hooks/pre_task.sh"],
-        "lib_rev": TEMPLATE_REVS["hooks/pre_task.sh"],
+        "cache_rev": (revs or TEMPLATE_REVS)["hooks/pre_task.sh"],
+        "lib_rev": (revs or TEMPLATE_REVS)["hooks/pre_task.sh"],
     }
 
 
@@ -130,14 +131,17 @@ def render(name: str, ctx: dict[str, Any], template_root: str | None = None, **e
     return text.replace("\r\n", "\n")
 
 
-def plan(answers: dict[str, Any], template_root: str | None = None) -> list[PlannedFile]:
-    """Everything install would write under .agent/, rendered, in a stable order."""
-    ctx = context(answers, template_root)
+def plan(answers: dict[str, Any], template_root: str | None = None,
+         revs: dict[str, int] | None = None) -> list[PlannedFile]:
+    """Everything install would write under .agent/, rendered, in a stable order (revs: the
+    template revs of another template tree, for a past release's hooks)."""
+    revs = revs or TEMPLATE_REVS
+    ctx = context(answers, template_root, revs)
     config_text = render("config.yaml", ctx, template_root)
     files = []
     for hook in HOOKS:
         name = f"hooks/{hook}.sh"
-        owner = f"{OWNER_ID} template={name}@{TEMPLATE_REVS[name]}"
+        owner = f"{OWNER_ID} template={name}@{revs[name]}"
         # The hooks carry the config as installed: while the file is unchanged, no run parses it.
         text = render(name, ctx, template_root, hook=hook, owner_line=owner, config_text=config_text)
         files.append(PlannedFile(f".agent/{name}", text, 0o755, "owned", name))
