@@ -90,6 +90,7 @@ def environment(root: str | None = None) -> jinja2.Environment:
 
 def context(answers: dict[str, Any], template_root: str | None = None,
             revs: dict[str, int] | None = None) -> dict[str, Any]:
+    lib_rev = (revs or TEMPLATE_REVS)["hooks/pre_task.sh"]
     env = environment(template_root)
     lang = answers["lang"]
     memory = {
@@ -121,8 +122,9 @@ def context(answers: dict[str, Any], template_root: str | None = None,
         "lookalikes": redact.awk_lookalikes(),
         "secret_ere": redact.combined_ere(),  # templates before hooks rev 4
         "envelope_frameworks": envelopes(template_root),
-        "cache_rev": (revs or TEMPLATE_REVS)["hooks/pre_task.sh"],
-        "lib_rev": (revs or TEMPLATE_REVS)["hooks/pre_task.sh"],
+        # The rev of the tree rendered: its config.values tag and its loader's release check.
+        "cache_rev": lib_rev,
+        "lib_rev": lib_rev,
     }
 
 
