@@ -25,39 +25,37 @@ EDIT = json.dumps({"session_id": "up1", "hook_event_name": "PostToolUse",
 STDIN = {"pre_task": START, "post_edit": EDIT, "on_compact": PROMPT}
 
 
-@pytest.fixture
-def repo(tmp_path: Path):  # type: ignore[no-untyped-def]
+# A past release as its users have it: its templates, a marker of its layout, and the hooks
+# that had run before the upgrade (the state and published block they left).
+RELEASES = {
+    "rev3": (V1, "AH_CFG_STOCK", ("pre_task",)),
+    "rev5": (V2, 'ah_start "$@"', tuple(HOOKS)),
+}
+
+
+def installed(tmp_path: Path, release: str) -> Path:
+    templates, marker, ran = RELEASES[release]
     r = make_repo(tmp_path)
     proc = cli("install", "--yes", str(r), "--framework", "claude-code",
-               env={"AGENTHOOKS_TEMPLATES": str(V1)})
+               env={"AGENTHOOKS_TEMPLATES": str(templates)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "template=hooks/pre_task.sh" in (r / HOOKS["pre_task"]).read_text()
-    assert "AH_CFG_STOCK" in (r / HOOKS["on_compact"]).read_text()  # the old layout
+    revs = json.loads((templates / "revs.json").read_text())
+    for hook, path in HOOKS.items():  # the release's own revs in the owner lines
+        assert f"template=hooks/{hook}.sh@{revs[f'hooks/{hook}.sh']}" in (r / path).read_text()
+    assert marker in (r / HOOKS["on_compact"]).read_text()  # the old layout
     (r / ".agent/memory/tattoo.md").write_text(SAMPLE_TATTOO)
     (r / ".agent/memory/snapshot.md").write_text(SAMPLE_SNAPSHOT)
     (r / ".agent/memory/notes.md").write_text("- note one\n- 注意 two\n")
-    # The old hooks have run: their state and published block are in place.
-    assert run_hook(r, "pre_task", START, "claude-code", env={"CLAUDECODE": "1"}).returncode == 0
-    commit_all(r, "v1")
-    before = memory_bytes(r)
-    yield r
-    assert memory_bytes(r) == before
-
-
-@pytest.fixture
-def repo_v2(tmp_path: Path):  # type: ignore[no-untyped-def]
-    r = make_repo(tmp_path)
-    proc = cli("install", "--yes", str(r), "--framework", "claude-code",
-               env={"AGENTHOOKS_TEMPLATES": str(V2)})
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    for hook, path in HOOKS.items():
-        assert f"template=hooks/{hook}.sh@5" in (r / path).read_text()  # what rev-5 users have
-    assert 'ah_start "$@"' in (r / HOOKS["on_compact"]).read_text()
-    (r / ".agent/memory/tattoo.md").write_text(SAMPLE_TATTOO)
-    (r / ".agent/memory/snapshot.md").write_text(SAMPLE_SNAPSHOT)
-    for hook in HOOKS:  # the old hooks have run: their state and published block are in place
+    for hook in ran:
         assert run_hook(r, hook, STDIN[hook], "claude-code", env={"CLAUDECODE": "1"}).returncode == 0
-    commit_all(r, "rev 5")
+    commit_all(r, release)
+    return r
+
+
+@pytest.fixture(params=sorted(RELEASES))
+def old(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A repo with the hooks of each past release (or of one, by indirect parametrization)."""
+    r = installed(tmp_path, request.param)
     before = memory_bytes(r)
     yield r
     assert memory_bytes(r) == before
@@ -85,90 +83,71 @@ def run_truthful(repo: Path):  # type: ignore[no-untyped-def]
     return proc, verdicts(proc.stdout)
 
 
-def test_pristine_hooks_update_to_the_new_layout(repo: Path) -> None:
-    proc, v = run_truthful(repo)
+def test_pristine_hooks_update_to_the_new_layout(old: Path) -> None:
+    proc, v = run_truthful(old)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for hook, path in HOOKS.items():
         assert v[path][0] == "update", v[path]
-        assert new_layout(repo, hook)
+        assert new_layout(old, hook)
     for hook in HOOKS:
-        works(repo, hook)
-    assert "AH_AWK" not in (repo / HOOKS["on_compact"]).read_text()
+        works(old, hook)
+    text = (old / HOOKS["on_compact"]).read_text()
+    assert "AH_AWK" not in text and 'ah_start "$@"' not in text
 
 
-def test_a_user_edit_is_merged_into_the_new_layout(repo: Path) -> None:
-    path = repo / HOOKS["post_edit"]
+def test_a_user_edit_is_merged_into_the_new_layout(old: Path) -> None:
+    path = old / HOOKS["post_edit"]
     path.write_text(path.read_text().replace('main "$@"\n', '# our local tweak\nmain "$@"\n'))
-    commit_all(repo, "edit")
-    proc, v = run_truthful(repo)
+    commit_all(old, "edit")
+    proc, v = run_truthful(old)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert v[HOOKS["post_edit"]] == ("merge", "your edits kept")
-    assert "# our local tweak" in path.read_text() and new_layout(repo, "post_edit")
+    assert "# our local tweak" in path.read_text() and new_layout(old, "post_edit")
     assert v[HOOKS["pre_task"]][0] == v[HOOKS["on_compact"]][0] == "update"
     for hook in HOOKS:
-        works(repo, hook)
+        works(old, hook)
 
 
-def test_a_conflicting_edit_waits_beside_the_hook_and_every_hook_works(repo: Path) -> None:
-    path = repo / HOOKS["on_compact"]
-    old = "# Usage: bash .agent/hooks/on_compact.sh [FRAMEWORK] < payload.json   (once per prompt)\n"
-    assert old in path.read_text()
-    path.write_text(path.read_text().replace(old, "# Usage: ours, do not upgrade.\n"))
-    commit_all(repo, "edit")
-    proc, v = run_truthful(repo)
+@pytest.mark.parametrize("old", ["rev3"], indirect=True)
+def test_a_conflicting_edit_waits_beside_the_hook_and_every_hook_works(old: Path) -> None:
+    path = old / HOOKS["on_compact"]
+    line = "# Usage: bash .agent/hooks/on_compact.sh [FRAMEWORK] < payload.json   (once per prompt)\n"
+    assert line in path.read_text()
+    path.write_text(path.read_text().replace(line, "# Usage: ours, do not upgrade.\n"))
+    commit_all(old, "edit")
+    proc, v = run_truthful(old)
     assert proc.returncode == 1
     verdict, note = v[HOOKS["on_compact"]]
     assert verdict == "conflict" and "agenthooks-new" in note
     side = path.with_name(path.name + ".agenthooks-new")
     assert "<<<<<<< " in side.read_text() and "<<<<<<< " not in path.read_text()
     for hook in ("pre_task", "post_edit"):
-        assert v[HOOKS[hook]][0] == "update" and new_layout(repo, hook)
+        assert v[HOOKS[hook]][0] == "update" and new_layout(old, hook)
     # The user's old on_compact.sh is whole and self-contained: it keeps running beside
     # the new layout until the merge in on_compact.sh.agenthooks-new is resolved.
     assert "AH_CFG_STOCK" in path.read_text()  # still the old, self-contained layout
     for hook in HOOKS:
-        works(repo, hook)
+        works(old, hook)
 
 
 # ---- from rev 5 ---------------------------------------------------------------------------
 
-def test_pristine_rev5_hooks_update_and_work(repo_v2: Path) -> None:
-    proc, v = run_truthful(repo_v2)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    for hook, path in HOOKS.items():
-        assert v[path][0] == "update", v[path]
-        assert new_layout(repo_v2, hook)
-        works(repo_v2, hook)
-    assert 'ah_start "$@"' not in (repo_v2 / HOOKS["on_compact"]).read_text()
-
-
-def test_a_rev5_edit_is_merged_and_every_hook_works(repo_v2: Path) -> None:
-    path = repo_v2 / HOOKS["post_edit"]
-    path.write_text(path.read_text().replace('main "$@"\n', '# our local tweak\nmain "$@"\n'))
-    commit_all(repo_v2, "edit")
-    proc, v = run_truthful(repo_v2)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert v[HOOKS["post_edit"]] == ("merge", "your edits kept")
-    assert "# our local tweak" in path.read_text() and new_layout(repo_v2, "post_edit")
-    for hook in HOOKS:
-        works(repo_v2, hook)
-
-
-def test_a_rev5_hook_left_in_conflict_says_so_and_the_others_work(repo_v2: Path) -> None:
-    path = repo_v2 / HOOKS["on_compact"]
-    old = 'ah_start "$@"\n'
-    assert path.read_text().count(old) == 1
-    path.write_text(path.read_text().replace(old, 'ah_start "$@"  # ours, do not upgrade\n'))
-    commit_all(repo_v2, "edit")
-    proc, v = run_truthful(repo_v2)
+@pytest.mark.parametrize("old", ["rev5"], indirect=True)
+def test_a_rev5_hook_left_in_conflict_says_so_and_the_others_work(old: Path) -> None:
+    path = old / HOOKS["on_compact"]
+    line = 'ah_start "$@"\n'
+    assert path.read_text().count(line) == 1
+    path.write_text(path.read_text().replace(line, 'ah_start "$@"  # ours, do not upgrade\n'))
+    commit_all(old, "edit")
+    proc, v = run_truthful(old)
     assert proc.returncode == 1
     verdict, note = v[HOOKS["on_compact"]]
     assert verdict == "conflict" and "agenthooks-new" in note
     for hook in ("pre_task", "post_edit"):
-        assert v[HOOKS[hook]][0] == "update" and new_layout(repo_v2, hook)
-        works(repo_v2, hook)
+        assert v[HOOKS[hook]][0] == "update" and new_layout(old, hook)
+        works(old, hook)
     # The rev-5 on_compact.sh is kept; it sees that pre_task.sh is another release and says
     # so, exit 0, rather than run against a runtime it does not know.
-    proc = run_hook(repo_v2, "on_compact", PROMPT, "claude-code", env={"CLAUDECODE": "1"})
+    proc = run_hook(old, "on_compact", PROMPT, "claude-code", env={"CLAUDECODE": "1"})
     assert proc.returncode == 0 and proc.stdout == ""
     assert "not release 5: run 'agenthooks install'" in proc.stderr, proc.stderr
