@@ -83,6 +83,20 @@ def run_truthful(repo: Path):  # type: ignore[no-untyped-def]
     return proc, verdicts(proc.stdout)
 
 
+def upgrade_in_conflict(repo: Path, line: str, ours: str):  # type: ignore[no-untyped-def]
+    """Edit LINE of on_compact.sh (found once) into OURS, commit, upgrade: on_compact.sh is in
+    conflict, its merge beside it. Returns on_compact.sh's path and the verdicts."""
+    path = repo / HOOKS["on_compact"]
+    assert path.read_text().count(line) == 1
+    path.write_text(path.read_text().replace(line, ours))
+    commit_all(repo, "edit")
+    proc, v = run_truthful(repo)
+    assert proc.returncode == 1
+    verdict, note = v[HOOKS["on_compact"]]
+    assert verdict == "conflict" and "agenthooks-new" in note
+    return path, v
+
+
 def test_pristine_hooks_update_to_the_new_layout(old: Path) -> None:
     proc, v = run_truthful(old)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -110,15 +124,9 @@ def test_a_user_edit_is_merged_into_the_new_layout(old: Path) -> None:
 
 @pytest.mark.parametrize("old", ["rev3"], indirect=True)
 def test_a_conflicting_edit_waits_beside_the_hook_and_every_hook_works(old: Path) -> None:
-    path = old / HOOKS["on_compact"]
-    line = "# Usage: bash .agent/hooks/on_compact.sh [FRAMEWORK] < payload.json   (once per prompt)\n"
-    assert line in path.read_text()
-    path.write_text(path.read_text().replace(line, "# Usage: ours, do not upgrade.\n"))
-    commit_all(old, "edit")
-    proc, v = run_truthful(old)
-    assert proc.returncode == 1
-    verdict, note = v[HOOKS["on_compact"]]
-    assert verdict == "conflict" and "agenthooks-new" in note
+    path, v = upgrade_in_conflict(
+        old, "# Usage: bash .agent/hooks/on_compact.sh [FRAMEWORK] < payload.json   (once per prompt)\n",
+        "# Usage: ours, do not upgrade.\n")
     side = path.with_name(path.name + ".agenthooks-new")
     assert "<<<<<<< " in side.read_text() and "<<<<<<< " not in path.read_text()
     for hook in ("pre_task", "post_edit"):
@@ -134,15 +142,7 @@ def test_a_conflicting_edit_waits_beside_the_hook_and_every_hook_works(old: Path
 
 @pytest.mark.parametrize("old", ["rev5"], indirect=True)
 def test_a_rev5_hook_left_in_conflict_says_so_and_the_others_work(old: Path) -> None:
-    path = old / HOOKS["on_compact"]
-    line = 'ah_start "$@"\n'
-    assert path.read_text().count(line) == 1
-    path.write_text(path.read_text().replace(line, 'ah_start "$@"  # ours, do not upgrade\n'))
-    commit_all(old, "edit")
-    proc, v = run_truthful(old)
-    assert proc.returncode == 1
-    verdict, note = v[HOOKS["on_compact"]]
-    assert verdict == "conflict" and "agenthooks-new" in note
+    _, v = upgrade_in_conflict(old, 'ah_start "$@"\n', 'ah_start "$@"  # ours, do not upgrade\n')
     for hook in ("pre_task", "post_edit"):
         assert v[HOOKS[hook]][0] == "update" and new_layout(old, hook)
         works(old, hook)
