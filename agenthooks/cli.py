@@ -17,6 +17,8 @@ from agenthooks.errors import UserError
 
 COMMANDS = ("install", "doctor", "uninstall", "show", "lint", "simulate", "archive", "promote",
             "status", "verify")
+# Writing memory from the command line: import rules, add a rule or note, open an editor.
+COMMANDS += ("import_rules", "rule", "edit")
 
 app = typer.Typer(
     name="agenthooks",
