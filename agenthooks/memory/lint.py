@@ -75,6 +75,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "looks like the memory block's delimiter (spelled with lookalike or invisible characters "
         "too): the hooks show it as agent-memory(quoted)",
         "看起来像记忆块的分隔行（包括用形近或不可见字符拼写的）：钩子会把它显示为 agent-memory(quoted)"),
+    "dup_source": (
+        "same rule as {where}, which its host loads itself: keep both only if it must hold "
+        "on every host",
+        "与 {where} 的规则相同，其宿主会自行加载：只有当它必须在所有宿主上生效时才两处都保留"),
     "summary": ("agenthooks lint: {errors} error(s), {warnings} warning(s)",
                 "agenthooks lint: {errors} 个错误，{warnings} 个警告"),
     "clean": ("agenthooks lint: memory is clean", "agenthooks lint: 记忆文件没有问题"),
@@ -353,6 +357,35 @@ def check_contradictions(groups: list[list[Claim]], lang: str = "en") -> list[Fi
     return out
 
 
+# --- the host's own instruction files (CLAUDE.md, AGENTS.md, ...) -----------------------
+
+def check_sources(root: Path, tat: parse.MemFile, lang: str = "en") -> list[Finding]:
+    """Tattoo rules that repeat or contradict a rule of an instruction file: warnings,
+    found on the tattoo line (the source files are the user's, lint only reads them)."""
+    from agenthooks.memory import promote, sources
+
+    items = sources.all_items(root)
+    if not items or not tat.exists:
+        return []
+    rules = parse.rules(tat)
+    out: list[Finding] = []
+    keys = {}
+    for it in items:
+        keys.setdefault(promote.key(it.text), f"{it.source}:{it.line}")
+    for ln in rules:
+        where = keys.get(promote.key(ln.text))
+        if where and promote.key(ln.text):
+            out.append(Finding(tat.label, ln.no, "warning", say(lang, "dup_source", where=where)))
+    theirs = [c for it in items
+              for c in claims(it.source, [parse.Line(it.line, it.text)], "warning")]
+    for b in claims(tat.label, rules, "warning"):
+        for a in theirs:
+            if _conflict(a, b):
+                out.append(Finding(b.where[0], b.where[1], "warning", say(
+                    lang, "contradicts", where=f"{a.where[0]}:{a.where[1]}", b=b.text, a=a.text)))
+    return out
+
+
 # --- secrets ----------------------------------------------------------------------------
 
 def check_secrets(mf: parse.MemFile, level: str = "error", lang: str = "en") -> list[Finding]:
@@ -411,6 +444,7 @@ def lint(repo: parse.Repo) -> list[Finding]:
                                       for ln in s.items], "error"))
     groups.append(claims(notes.label, parse.notes(notes), "warning"))
     found += check_contradictions(groups, lang)
+    found += check_sources(repo.root, tat, lang)
     for mf in (tat, snap, notes):
         found += check_secrets(mf, lang=lang) + check_markup(mf, lang)
     if user is not None:
