@@ -15,7 +15,7 @@ except ImportError:  # pragma: no cover - older typer depends on click
 from agenthooks import __version__
 from agenthooks.errors import UserError
 
-COMMANDS = ("install", "doctor", "uninstall", "show", "lint", "simulate", "archive", "promote",
+COMMANDS: tuple[str, ...] = ("install", "doctor", "uninstall", "show", "lint", "simulate", "archive", "promote",
             "status", "verify")
 # Writing memory from the command line: import rules, add a rule or note, open an editor.
 COMMANDS += ("import_rules", "rule", "edit")

@@ -369,7 +369,7 @@ def check_sources(root: Path, tat: parse.MemFile, lang: str = "en") -> list[Find
         return []
     rules = parse.rules(tat)
     out: list[Finding] = []
-    keys = {}
+    keys: dict[str, str] = {}
     for it in items:
         keys.setdefault(promote.key(it.text), f"{it.source}:{it.line}")
     for ln in rules:
