@@ -20,7 +20,10 @@ class Check:
     duplicate: bool  # same normalized text as an existing line
 
 
-def check(text: str, mf: parse.MemFile, existing: list[parse.Line]) -> Check:
+def check(text: str, mf: parse.MemFile, existing: list[parse.Line],
+          against: list[tuple[str, list[parse.Line]]] | None = None) -> Check:
+    """`existing`: the lines of mf (duplicates); `against`: (label, lines) that must not be
+    contradicted (default: mf's own lines)."""
     errors: list[str] = []
     warnings: list[str] = []
     if "\n" in text or "\r" in text:
@@ -35,7 +38,8 @@ def check(text: str, mf: parse.MemFile, existing: list[parse.Line]) -> Check:
     k = promote.key(text)
     duplicate = bool(k) and any(promote.key(ln.text) == k for ln in existing)
     new = lint.claims("new", [parse.Line(0, text)], "warning")
-    old = lint.claims(mf.label, existing, "warning")
+    old = [c for label, lines in (against or [(mf.label, existing)])
+           for c in lint.claims(label, lines, "warning")]
     for f in lint.check_contradictions([old, new]):
         if f.path == "new":
             warnings.append(f.message)

@@ -20,8 +20,9 @@ def run(kind: str, text: str, dir_: Path | None, echo: Callable[[str], None]) ->
     tat = repo.file("tattoo")
     existing = parse.rules(mf) if name == "tattoo" else parse.notes(mf)
     # A note is checked against the rules too: a note that contradicts a rule is a warning.
-    against = existing if name == "tattoo" else parse.rules(tat) + existing
-    res = addline.check(text, mf, against)
+    against = [(mf.label, existing)] if name == "tattoo" else \
+        [(tat.label, parse.rules(tat)), (mf.label, existing)]
+    res = addline.check(text, mf, existing, against)
     if res.errors:
         raise UserError(f"{kind} not written: {res.errors[0]}",
                         hint="pass one line without secrets")

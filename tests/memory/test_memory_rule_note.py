@@ -49,6 +49,8 @@ def test_duplicate_is_not_written_twice(repo: Path) -> None:
     assert proc.returncode == 0
     assert "already in .agent/memory/tattoo.md: nothing was written" in proc.stdout
     assert tree(repo) == before
+    note = cli("note", "Every API returns code data msg", str(repo))  # a rule, not yet a note
+    assert note.returncode == 0 and "added to .agent/memory/notes.md" in note.stdout
 
 
 def test_long_or_contradicting_text_is_written_with_a_warning(repo: Path) -> None:
@@ -57,7 +59,7 @@ def test_long_or_contradicting_text_is_written_with_a_warning(repo: Path) -> Non
     assert "agenthooks: warning: contradicts .agent/memory/tattoo.md:2" in proc.stderr
     assert mem(repo, "tattoo").endswith(b"- Indent with tabs\n")
     note = cli("note", "never indent with 4 spaces", str(repo))  # notes are checked against rules
-    assert "warning: contradicts" in note.stderr
+    assert "warning: contradicts .agent/memory/tattoo.md:2" in note.stderr
     long = "Keep " + "very " * 90 + "short"
     proc = cli("rule", long, str(repo))
     assert proc.returncode == 0 and "characters long" in proc.stderr
