@@ -183,7 +183,7 @@ class QuestionaryPrompter:
         import questionary
 
         items = [questionary.Choice(title, value=v, checked=v in default) for v, title in choices]
-        hint = f"{instruction} {KEYS}" if instruction else KEYS
+        hint = f"{KEYS} {instruction}" if instruction else KEYS
         # The error shows in the prompt's toolbar, beside the list, not after it.
         return list(questionary.checkbox(
             message, choices=items, instruction=hint,
