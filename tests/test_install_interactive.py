@@ -63,7 +63,9 @@ def test_enter_through_the_defaults_in_an_empty_repo_says_how_to_pick(
     expect(child, "Language")
     child.send(ENTER)
     expect(child, "Injection budget")
-    child.send(ENTER)
+    child.send("\x7f" * 5 + "lots" + ENTER)  # refused in the prompt's toolbar, asked again
+    expect(child, "budget must be a whole number")
+    child.send("\x7f" * 4 + "500" + ENTER)
     expect(child, "status line")
     child.send(ENTER)
     expect(child, "Plan for")
