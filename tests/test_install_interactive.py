@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pexpect
-import pytest
 
 from support.helpers import install, make_repo
 
@@ -144,7 +143,16 @@ def test_add_and_remove_keep_the_rest_as_recorded(tmp_path: Path) -> None:
     assert proc.returncode != 0 and "nosuch" in proc.stderr
 
 
-@pytest.fixture(autouse=True)
-def _no_stray_children() -> None:
-    """pexpect children are waited for in finish(); a failed expect leaves one to pexpect's
-    own cleanup at garbage collection."""
+def test_the_readme_git_add_line_works_after_a_claude_code_install(tmp_path: Path) -> None:
+    import subprocess
+
+    from support.helpers import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(raw for raw in readme.splitlines() if raw.startswith("git add "))
+    repo = make_repo(tmp_path)
+    (repo / ".claude").mkdir()
+    install(repo)
+    proc = subprocess.run(["bash", "-c", line.split("&&")[0]], cwd=repo, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr  # no "pathspec '.codex' did not match"
