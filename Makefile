@@ -19,14 +19,25 @@ $(BIN)/agenthooks: pyproject.toml
 	@touch $@
 
 # The main job: install agenthooks, install it into a sample repo, show what the agent gets.
-demo: $(BIN)/agenthooks
+# Its own virtualenv, with agenthooks alone (no test extras), as a user would install it.
+DEMO_VENV := .venv-demo
+
+$(DEMO_VENV)/bin/agenthooks: pyproject.toml
+	$(PYTHON) -m venv $(DEMO_VENV)
+	$(DEMO_VENV)/bin/pip install -q .
+	@touch $@
+
+demo: $(DEMO_VENV)/bin/agenthooks
 	rm -rf $(DEMO) && mkdir -p $(DEMO) && git -C $(DEMO) init -q
 	mkdir -p $(DEMO)/.claude
-	$(BIN)/agenthooks install --yes $(DEMO)
+	$(DEMO_VENV)/bin/agenthooks install --yes $(DEMO)
 	printf -- '- Indent with 4 spaces, never tabs\n- Every API returns {code, data, msg}\n' >> $(DEMO)/.agent/memory/tattoo.md
 	@echo; echo "== the generated tree"; cd $(DEMO) && find .agent .claude -type f | sort
-	@echo; echo "== the block the agent gets at session start"
+	@echo; echo "== the block the agent gets at session start, as text"
 	bash $(DEMO)/.agent/hooks/pre_task.sh </dev/null
+	@echo; echo "== the same block as Claude Code receives it: the SessionStart hook's JSON output"
+	cd $(DEMO) && echo '{"hook_event_name":"SessionStart","source":"startup","session_id":"demo"}' \
+	  | CLAUDE_PROJECT_DIR=$$PWD bash -p .agent/hooks/pre_task.sh claude-code; echo
 
 test: $(BIN)/agenthooks
 	$(BIN)/python -m pytest -q -n 2 tests
@@ -56,4 +67,4 @@ lint: $(BIN)/agenthooks
 	$(BIN)/python -m pytest -q tests/test_render.py
 
 clean:
-	rm -rf $(VENV) .demo dist build .pytest_cache
+	rm -rf $(VENV) $(DEMO_VENV) .demo dist build .pytest_cache

@@ -127,9 +127,9 @@ def resolve(
             out[q.name] = check(q.name, default)
         elif interactive and prompter is not None:
             if q.name == "frameworks" and last is None:
-                # Pre-tick only what the repo shows; `generic` is the --yes fallback, and
-                # ticked beside the user's pick it would wire a second framework.
-                default = frameworks.detect(root)
+                # Pre-tick what the repo, else this machine, shows; `generic` is the --yes
+                # fallback, and ticked beside the user's pick it would wire a second framework.
+                default = frameworks.detect(root) or frameworks.on_machine()
             if q.name == "statusline" and last is None:
                 default = True  # offered: yes unless the user says no
             out[q.name] = check(q.name, _ask(prompter, q, default))
@@ -140,15 +140,18 @@ def resolve(
                 f"missing answer '{q.name}' and no terminal to ask on: pass {q.flag} "
                 f"or --yes (recorded answers, then defaults)"
             )
-    if interactive and prompter is not None and not yes:
-        summary = ", ".join(f"{k}={_show(v)}" for k, v in out.items())
-        if not prompter.confirm(f"Install with {summary}?", True):
-            raise UserError("cancelled: nothing was written")
     return out
 
 
-def _show(value: Any) -> str:
-    return "+".join(value) if isinstance(value, list) else str(value)
+def confirm_plan(prompter: Prompter) -> None:
+    """The last question, asked after the plan is printed: no unless the user says yes."""
+    if not prompter.confirm(FINAL, False):
+        raise UserError("cancelled: nothing was written")
+
+
+FINAL = "Write these files?"
+# Shown under every checkbox: questionary's own hint is replaced by an instruction.
+KEYS = "(space to tick, enter to confirm)"
 
 
 def _ask(prompter: Prompter, q: Question, default: Any) -> Any:
@@ -180,12 +183,12 @@ class QuestionaryPrompter:
         import questionary
 
         items = [questionary.Choice(title, value=v, checked=v in default) for v, title in choices]
-        while True:
-            picked = questionary.checkbox(
-                message, choices=items, instruction=instruction, **self.io
-            ).unsafe_ask()
-            if picked:
-                return list(picked)
+        hint = f"{KEYS} {instruction}" if instruction else KEYS
+        # The error shows in the prompt's toolbar, beside the list, not after it.
+        return list(questionary.checkbox(
+            message, choices=items, instruction=hint,
+            validate=lambda picked: bool(picked) or f"nothing ticked: {KEYS}", **self.io,
+        ).unsafe_ask())
 
     def select(self, message: str, choices: list[tuple[str, str]], default: str) -> str:
         import questionary
@@ -201,7 +204,10 @@ class QuestionaryPrompter:
     def confirm(self, message: str, default: bool) -> bool:
         import questionary
 
-        return bool(questionary.confirm(message, default=default, **self.io).unsafe_ask())
+        # auto_enter=False: a one-key answer waits for Enter, so that Enter is not carried
+        # into the next question (it once answered the final one).
+        return bool(questionary.confirm(message, default=default, auto_enter=False,
+                                        **self.io).unsafe_ask())
 
 
 class ScriptedPrompter:

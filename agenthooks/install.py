@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agenthooks import answers as answers_mod
-from agenthooks import config, frameworks, gitstore, manifest, render, upgrade
+from agenthooks import config, frameworks, gitstore, install_talk, manifest, render, upgrade
 from agenthooks.errors import UserError
 from agenthooks.files import target_dir, write_atomic
 
@@ -61,12 +61,46 @@ def run(
         config.load(root / ".agent/config.yaml")
     template_root, revs = template_override()
     prompter = prompter_factory() if prompter_factory else None
+    asking = prompter is not None and not yes and (
+        sys.stdin.isatty() if interactive is None else interactive)
+    if asking:
+        echo(install_talk.INTRO)
+    flags = dict(flags, frameworks=install_talk.edit_frameworks(
+        flags.get("frameworks"), flags.pop("add", None) or (), flags.pop("remove", None) or (),
+        recorded.get("answers", {}), root))
     answers = answers_mod.resolve(root, flags, recorded.get("answers", {}), yes=yes,
                                   prompter=prompter, interactive=interactive)
     check_writable(root)
     if gitstore.git_prefix(root) is None:
         print(f"agenthooks: warning: {root} is not in a git repository; installing there "
               "(the hooks are meant to be committed: git init first)", file=sys.stderr)
+    regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
+                       template_root=template_root, revs=revs)
+    _refuse_dirty(root, plan, allow_dirty)
+    text = manifest.dumps(answers, plan.records)
+    mpath = root / manifest.PATH
+    old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
+    mverdict = "identical" if old == text else ("create" if old is None else "update")
+    gone = install_talk.dropped(recorded.get("answers", {}), answers)
+    if asking and not dry_run:
+        assert prompter is not None
+        install_talk.show_plan(echo, root, plan.verdicts, mverdict, gone)
+        answers_mod.confirm_plan(prompter)
+    verdicts = plan.verdicts if dry_run else upgrade.apply(root, plan)
+    if not dry_run and old != text:
+        write_atomic(mpath, text.encode("utf-8"), 0o644)
+    if not dry_run:
+        frameworks.post_install(root, answers)
+    _report(echo, root, answers, verdicts, mverdict, regs, gone,
+            dry_run=dry_run, asking=asking)
+    attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
+    return 1 if attention else 0
+
+
+def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: dict[str, Any],
+          *, conflict: str, restore: tuple[str, ...], template_root: str | None,
+          revs: dict[str, int] | None) -> tuple[dict[str, list[Any]], upgrade.Plan]:
+    """Every file's verdict, the unregistering of dropped frameworks included; no writes."""
     regs = frameworks.registrations(root, answers)
     planned = render.plan(answers, template_root, revs) + [pf for pfs in regs.values() for pf in pfs]
     restore_paths = frozenset(_relpath(root, r) for r in restore)
@@ -78,21 +112,21 @@ def run(
     plan = upgrade.classify(root, planned, recorded.get("files", {}), conflict=conflict,
                             restore=restore_paths, revs=revs, settings=settings)
     upgrade.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
+    return regs, plan
+
+
+def _refuse_dirty(root: Path, plan: upgrade.Plan, allow_dirty: bool) -> None:
     edited = [s.verdict.path for s in plan.steps if s.touches_edits]
     dirty = gitstore.dirty(root, edited) if not allow_dirty else []
     if dirty:
         more = f" and {len(dirty) - 1} more" if len(dirty) > 1 else ""
         raise UserError(f"{dirty[0]}{more} has uncommitted changes that this upgrade would "
                         "rewrite: commit or stash them first, or pass --allow-dirty")
-    verdicts = plan.verdicts if dry_run else upgrade.apply(root, plan)
-    text = manifest.dumps(answers, plan.records)
-    mpath = root / manifest.PATH
-    old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
-    mverdict = "identical" if old == text else ("create" if old is None else "update")
-    if not dry_run and old != text:
-        write_atomic(mpath, text.encode("utf-8"), 0o644)
-    if not dry_run:
-        frameworks.post_install(root, answers)
+
+
+def _report(echo: Callable[[str], None], root: Path, answers: dict[str, Any],
+            verdicts: list[upgrade.Verdict], mverdict: str,
+            regs: dict[str, list[Any]], gone: list[str], *, dry_run: bool, asking: bool) -> None:
     echo(("Would write" if dry_run else "agenthooks install") + f" in {root}:")
     for v in verdicts:
         echo(v.line())
@@ -107,8 +141,11 @@ def run(
         echo(f"note: {note}")
     for step in frameworks.next_steps(answers, touched, regs):
         echo(f"next: {step}")
-    attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
-    return 1 if attention else 0
+    if dry_run:
+        for name in gone:
+            echo(f"unregister {name}: wired at the last install, not selected now")
+    elif asking:
+        install_talk.closing(echo, verdicts, mverdict != "identical")
 
 
 def _relpath(root: Path, given: str) -> str:

@@ -68,23 +68,23 @@ def test_no_terminal_no_yes_and_nothing_recorded_is_a_missing_answer(tmp_path: P
                            interactive=False) == recorded
 
 
-def test_prompts_ask_every_question_then_confirm(tmp_path: Path) -> None:
+def test_prompts_ask_every_question(tmp_path: Path) -> None:
     prompter = answers.ScriptedPrompter({"Which systems": ["linux", "busybox"],
                                          "Which agent": ["opencode"], "Language": "zh",
-                                         "Injection budget": "600", "Install with": True})
+                                         "Injection budget": "600"})
     out = answers.resolve(tmp_path, NONE, {}, yes=False, prompter=prompter, interactive=True)
     assert out == {"platforms": ["linux", "busybox"], "frameworks": ["opencode"],
                    "lang": "zh", "budget_tokens": 600}
-    assert [m.split()[0] for m in prompter.asked] == ["Which", "Which", "Language",
-                                                       "Injection", "Install"]
-    assert prompter.asked[-1] == ("Install with platforms=linux+busybox, frameworks=opencode, "
-                                  "lang=zh, budget_tokens=600?")
+    # The final question comes later, from install, once the plan is printed.
+    assert [m.split()[0] for m in prompter.asked] == ["Which", "Which", "Language", "Injection"]
 
 
-def test_declining_the_summary_cancels(tmp_path: Path) -> None:
-    prompter = answers.ScriptedPrompter({"Which agent": ["codex"], "Install with": False})
+def test_declining_the_plan_cancels_and_no_is_the_default() -> None:
     with pytest.raises(UserError, match="cancelled: nothing was written"):
-        answers.resolve(tmp_path, NONE, {}, yes=False, prompter=prompter, interactive=True)
+        answers.confirm_plan(answers.ScriptedPrompter({answers.FINAL: False}))
+    with pytest.raises(UserError, match="cancelled"):
+        answers.confirm_plan(answers.ScriptedPrompter({}))  # Enter alone: the default, no
+    answers.confirm_plan(answers.ScriptedPrompter({answers.FINAL: True}))
 
 
 def test_the_framework_prompt_pre_ticks_only_what_the_repo_shows(tmp_path: Path) -> None:
@@ -95,6 +95,6 @@ def test_the_framework_prompt_pre_ticks_only_what_the_repo_shows(tmp_path: Path)
             seen[message.split()[1]] = default
             return super().checkbox(message, choices, default or ["codex"], instruction)
 
-    answers.resolve(tmp_path, NONE, {}, yes=False, prompter=Spy({"Install with": True}),
+    answers.resolve(tmp_path, NONE, {}, yes=False, prompter=Spy({}),
                     interactive=True)
     assert seen["agent"] == []  # not the --yes fallback, generic

@@ -155,7 +155,8 @@ def test_scripted_prompter_drives_the_interactive_path(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     (repo / ".claude").mkdir()
     prompter = answers_mod.ScriptedPrompter({"Which systems": ["linux", "macos"],
-                                             "Language": "zh", "Injection": "800"})
+                                             "Language": "zh", "Injection": "800",
+                                             answers_mod.FINAL: True})
     lines: list[str] = []
     rc = install_mod.run(repo, {}, yes=False, dry_run=False, prompter_factory=lambda: prompter,
                          echo=lines.append, interactive=True)
@@ -164,8 +165,12 @@ def test_scripted_prompter_drives_the_interactive_path(tmp_path: Path) -> None:
         "Which systems will run these hooks", "Which agent frameworks should call them",
         "Language of the memory templates and messages", "Injection budget in estimated tokens",
         "Show memory in Claude Code's status line (size, compactions, snapshot age)",
-        "Install with platforms=linux+macos, frameworks=claude-code, lang=zh, budget_tokens=800, "
-        "statusline=True"]
+        "Write these files"]
+    # The plan, before the final question; then what to do next, with paths that exist.
+    assert lines[0].startswith("agenthooks install: a few questions")
+    assert lines.index("  create     .agent/hooks/pre_task.sh") < lines.index(
+        f"agenthooks install in {repo}:")
+    assert "next: commit them: git add .agent .claude" in lines
     assert "budget_tokens: 800" in (repo / ".agent/config.yaml").read_text()
     # Offered on a terminal, and yes by default: the status line is registered.
     assert "--statusline" in (repo / ".claude/settings.json").read_text()
@@ -173,7 +178,7 @@ def test_scripted_prompter_drives_the_interactive_path(tmp_path: Path) -> None:
 
 def test_declining_the_summary_writes_nothing(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
-    prompter = answers_mod.ScriptedPrompter({"Install with": False})
+    prompter = answers_mod.ScriptedPrompter({answers_mod.FINAL: False})
     with pytest.raises(UserError):
         install_mod.run(repo, {}, yes=False, dry_run=False, prompter_factory=lambda: prompter,
                         echo=lambda s: None, interactive=True)
@@ -189,9 +194,9 @@ def test_real_questionary_prompts_through_a_pipe(tmp_path: Path) -> None:
     with create_pipe_input() as inp:
         # platforms: tick macos too; frameworks: none is pre-ticked in an empty repo, tick
         # the first (claude-code); lang: move to zh; budget: replace the default; status line:
-        # no; confirm.
+        # no (a one-key answer waits for its Enter).
         keys = (down + space + enter) + (space + enter) + (down + enter) + ("\x7f" * 5 + "700" + enter) \
-            + ("n" + enter) + enter
+            + ("n" + enter)
         inp.send_text(keys)
         prompter = answers_mod.QuestionaryPrompter(input=inp, output=DummyOutput())
         got = answers_mod.resolve(repo, {}, {}, yes=False, prompter=prompter, interactive=True)
@@ -337,7 +342,19 @@ def test_next_lines_only_for_frameworks_whose_files_changed(tmp_path: Path) -> N
     assert "next: Claude Code:" in back.stdout and "next: Codex:" not in back.stdout
 
 
-def test_empty_repo_pre_ticks_no_framework_but_yes_falls_back_to_generic(tmp_path: Path) -> None:
+def git_only_path(tmp_path: Path) -> Path:
+    """A PATH folder with git and no agent CLI, whatever this machine has installed."""
+    import shutil
+
+    bin_ = tmp_path / "bin"
+    bin_.mkdir(exist_ok=True)
+    (bin_ / "git").symlink_to(str(shutil.which("git")))
+    return bin_
+
+
+def test_empty_repo_pre_ticks_no_framework_but_yes_falls_back_to_generic(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(git_only_path(tmp_path)))  # no agent CLI; HOME is fresh
     class Recording(answers_mod.ScriptedPrompter):
         ticked: list[str] = []
 
@@ -347,7 +364,7 @@ def test_empty_repo_pre_ticks_no_framework_but_yes_falls_back_to_generic(tmp_pat
             return super().checkbox(message, choices, default, instruction)
 
     repo = make_repo(tmp_path)
-    prompter = Recording({"Which agent frameworks": ["claude-code"]})
+    prompter = Recording({"Which agent frameworks": ["claude-code"], answers_mod.FINAL: True})
     install_mod.run(repo, {}, yes=False, dry_run=False, prompter_factory=lambda: prompter,
                     echo=lambda s: None, interactive=True)
     assert Recording.ticked == []
@@ -356,6 +373,24 @@ def test_empty_repo_pre_ticks_no_framework_but_yes_falls_back_to_generic(tmp_pat
     other = make_repo(tmp_path, "other")
     install(other)
     assert json.loads((other / ".agent/.agenthooks.json").read_text())["answers"]["frameworks"] == ["generic"]
+
+
+def test_an_empty_repo_pre_ticks_what_this_machine_shows_the_user_runs(
+        tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bin_ = git_only_path(tmp_path)
+    (bin_ / "gemini").write_text("#!/bin/sh\n")
+    (bin_ / "gemini").chmod(0o755)
+    (isolated_home / ".codex").mkdir()
+    monkeypatch.setenv("PATH", str(bin_))
+    seen: dict[str, list[str]] = {}
+
+    class Spy(answers_mod.ScriptedPrompter):
+        def checkbox(self, message, choices, default, instruction=None):  # type: ignore[no-untyped-def]
+            seen[message] = list(default)
+            return super().checkbox(message, choices, default, instruction)
+
+    answers_mod.resolve(make_repo(tmp_path), {}, {}, yes=False, prompter=Spy({}), interactive=True)
+    assert seen["Which agent frameworks should call them?"] == ["codex", "gemini-cli"]
 
 
 def test_a_mistyped_name_gets_a_suggestion_worded_alike_in_install_and_show(tmp_path: Path) -> None:

@@ -19,6 +19,12 @@ def register(app: typer.Typer) -> None:
         framework: Annotated[Optional[list[str]], typer.Option(
             "--framework", "-f", metavar="NAME",
             help="Agent framework to wire (repeatable): " + " ".join(frameworks.NAMES) + ".")] = None,
+        add: Annotated[Optional[list[str]], typer.Option(
+            "--add", metavar="NAME",
+            help="Wire one more framework (repeatable); the recorded ones stay.")] = None,
+        remove: Annotated[Optional[list[str]], typer.Option(
+            "--remove", metavar="NAME",
+            help="Unregister one framework (repeatable); the recorded others stay.")] = None,
         platform: Annotated[Optional[list[str]], typer.Option(
             "--platform", "-p", metavar="NAME",
             help="System the committed hooks must run on (repeatable): linux macos busybox.")] = None,
@@ -52,7 +58,7 @@ def register(app: typer.Typer) -> None:
 
             return QuestionaryPrompter()
 
-        flags = {"frameworks": framework, "platforms": platform, "lang": lang,
+        flags = {"frameworks": framework, "add": add, "remove": remove, "platforms": platform, "lang": lang,
                  "budget_tokens": budget,
                  "statusline": True if statusline else False if no_statusline else None}
         return install.run(dir_, flags, yes=yes, dry_run=dry_run,

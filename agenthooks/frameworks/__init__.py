@@ -81,6 +81,20 @@ def detect(root: Path) -> list[str]:
     return [fw.NAME for fw in REGISTRY if any((root / p).exists() for p in fw.DETECT)]
 
 
+# What this machine shows the user runs: a home folder or a command on PATH.
+ON_MACHINE = {claude_code.NAME: (".claude", "claude"), codex.NAME: (".codex", "codex"),
+              gemini_cli.NAME: (".gemini", "gemini"), copilot_cli.NAME: (".copilot", "copilot")}
+
+
+def on_machine() -> list[str]:
+    """Frameworks this user seems to run, by path and PATH checks only (nothing spawned)."""
+    import shutil
+
+    home = Path.home()
+    return [name for name, (folder, cmd) in ON_MACHINE.items()
+            if (home / folder).exists() or shutil.which(cmd) is not None]
+
+
 def registrations(root: Path, answers: dict[str, Any]) -> dict[str, list[PlannedFile]]:
     """Each selected framework's PlannedFiles for its hook registration (merged, not replaced)."""
     out: dict[str, list[PlannedFile]] = {}
