@@ -27,6 +27,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -67,8 +68,11 @@ _ABORT = tuple({typer.Abort, *filter(None, [getattr(click.exceptions, "Abort", N
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every failure is one line on stderr and an exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args:  # bare agenthooks: the whole help, as --help prints it, not one error line
+        args = ["--help"]
     try:
-        rc: Any = app(args=argv, prog_name="agenthooks", standalone_mode=False)
+        rc: Any = app(args=args, prog_name="agenthooks", standalone_mode=False)
     except UserError as exc:
         _fail(str(exc), exc.hint)
         return exc.code

@@ -120,9 +120,10 @@ def load(path: Path) -> dict[str, Any]:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark is not None else ""
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None)
         raise UserError(
-            f"{path} is not valid YAML{where}",
+            f"{path} is not valid YAML{where}" + (f": {problem}" if problem else ""),
             hint="fix or delete it, then run agenthooks install again",
         ) from None
     if data is None:

@@ -119,6 +119,7 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
     cfg = root / ".agent/config.yaml"
     if cfg.is_file():
         try:
+            config.load(cfg)  # not YAML: the config.yaml line names the error
             if config.version_of(cfg.read_text(encoding="utf-8")) < config.CONFIG_VERSION:
                 old.append(".agent/config.yaml")
         except (UserError, OSError, UnicodeDecodeError):
@@ -235,6 +236,15 @@ def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
     return [Check("config.yaml", "ok", "valid YAML, read cleanly by the hooks")]
 
 
+def _enabled(root: Path) -> list[Check]:
+    """A warning, not a failure: turning the hooks off is a choice, but a silent one."""
+    from agenthooks.memory import parse
+
+    if parse.read_config(root / ".agent/config.yaml").get("enabled") is False:
+        return [Check("enabled", "warn", parse.DISABLED)]
+    return []
+
+
 def _lint(root: Path) -> list[Check]:
     """The memory lint (agenthooks.memory.lint), when that module is installed."""
     try:
@@ -310,6 +320,7 @@ def checks(root: Path) -> list[Check]:
     if "frameworks" in answers:
         out += _unselected(root, answers)
     out += _config(root, answers)
+    out += _enabled(root)
     out += _lint(root)
     out += _sessions(root)
     return out

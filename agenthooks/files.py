@@ -53,19 +53,23 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
 
 
 def target_dir(given: Path | None) -> Path:
-    """DIR, else the git top level of the current directory, else the current directory."""
+    """The git top level of DIR (else of the current directory), else that directory
+    itself: a subfolder names its repo, as running inside it does, so no command ever
+    makes or reads a second, nested .agent/."""
     if given is not None:
         root = given.expanduser()
         if not root.exists():
             raise UserError(f"{root}: no such directory")
         if not root.is_dir():
             raise UserError(f"{root}: not a directory")
-        return root.resolve()
+        root = root.resolve()
+    else:
+        root = Path.cwd()
     try:
-        proc = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
-                              text=True, check=False)
+        proc = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+                              capture_output=True, text=True, check=False)
         if proc.returncode == 0 and proc.stdout.strip():
             return Path(proc.stdout.strip())
     except OSError:
         pass
-    return Path.cwd()
+    return root

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agenthooks import transcript
+from agenthooks.errors import UserError
 
 # `[YYYY-MM-DD HH:MM:SS] HOOK FRAMEWORK SID: MESSAGE`; before 0.x the hooks wrote
 # `[YYYY-MM-DD HH:MM:SS] HOOK: MESSAGE`, which counts as session "unknown".
@@ -108,10 +109,18 @@ def recommends_fresh(s: Session, fresh_after: int) -> bool:
     return fresh_after > 0 and s.compactions >= fresh_after
 
 
+def is_cli_action(ln: LogLine) -> bool:
+    """A line the CLI wrote (promote, or archive through pre_task --archive): no agent
+    session ran, so it is no session's line."""
+    return ln.hook == "promote" or ln.message.startswith(("archive:", "archived the snapshot"))
+
+
 def from_log(lines: Iterable[LogLine]) -> list[Session]:
     """Sessions in the order they were last seen, newest first."""
     by: dict[str, Session] = {}
     for ln in lines:
+        if is_cli_action(ln):
+            continue
         s = by.get(ln.sid)
         if s is None:
             s = by[ln.sid] = Session(ln.sid, ln.framework, ln.time, ln.time)
@@ -218,7 +227,11 @@ def report(root: Path, *, session: str | None = None, all_: bool = False,
     n = fresh_after(agent)
     found = sessions(root)
     if session is not None:
+        every = found
         found = [s for s in found if s.session_id == session or s.session_id.startswith(session)]
+        if every and not found:
+            raise UserError(f"no such session: {session}",
+                            hint="run 'agenthooks status --all' for the session ids")
     elif not all_:
         found = found[:limit]
     return {
@@ -284,8 +297,10 @@ def verify_report(root: Path, path: Path | None) -> dict[str, Any]:
     if path is None:
         path = latest_transcript(root)
         if path is None:
-            raise UserError("no transcript found for this repo (Claude Code, Codex, Gemini CLI)",
-                            hint="pass --transcript PATH")
+            err = UserError("no transcript to verify: none found for this repo "
+                            "(Claude Code, Codex, Gemini CLI)", hint="pass --transcript PATH")
+            err.code = 2  # nothing was checked: not the 1 of "memory did not come back"
+            raise err
     try:
         t = transcript.read(path)
     except transcript.Unreadable as exc:
@@ -310,6 +325,12 @@ def format_verify(data: dict[str, Any]) -> list[str]:
             later = c["turns_later"]
             out.append(f"  ok    {where}: memory back "
                        + ("before the next answer" if later == 0 else f"{later} turn(s) later"))
+        elif c.get("state") == "older":
+            later = c["turns_later"]
+            out.append(f"  FAIL  {where}: memory came back "
+                       + ("before the next answer" if later == 0 else f"{later} turn(s) later")
+                       + f", older than the files; not in it: {'; '.join(c['missing'][:3])}"
+                       + (f" and {len(c['missing']) - 3} more" if len(c["missing"]) > 3 else ""))
         else:
             out.append(f"  FAIL  {where}: no memory after it ({c['prompts_after']} prompt(s) "
                        f"after it); missing: {'; '.join(c['missing'][:3])}"
@@ -317,6 +338,9 @@ def format_verify(data: dict[str, Any]) -> list[str]:
     bad = [c for c in data["compactions"] if not c["memory_followed"]]
     if not data["compactions"]:
         out.append("no compaction in this transcript: nothing to verify")
+    elif bad and bad[0].get("state") == "older":
+        out.append(f"not verified: compaction {bad[0]['compaction']} ({bad[0]['time']}) was "
+                   "followed by memory older than tattoo.md (edited since?)")
     elif bad:
         out.append(f"not verified: compaction {bad[0]['compaction']} ({bad[0]['time']}) was not "
                    "followed by memory")

@@ -131,7 +131,8 @@ def _report(echo: Callable[[str], None], root: Path, answers: dict[str, Any],
     for v in verdicts:
         echo(v.line())
     echo(upgrade.Verdict(mverdict, manifest.PATH).line())
-    changed = sum(v.verdict in upgrade.WRITES for v in verdicts)
+    # The manifest is a file on the verdict list too: the count matches the lines above.
+    changed = sum(v.verdict in upgrade.WRITES for v in verdicts) + (mverdict != "identical")
     if dry_run:
         echo(f"dry run: {changed} file(s) would change; nothing was written")
     elif changed == 0 and mverdict == "identical":

@@ -326,10 +326,13 @@ class Check:
     turns_later: int | None  # prompts answered after the boundary before memory came back
     missing: list[str]  # what the block lacked (delimiters, rules), when it came incomplete
     prompts_after: int
+    # back | older (a whole block came back, without rules tattoo.md has now) | none
+    state: str = "back"
 
     def as_dict(self) -> dict[str, Any]:
         return {"compaction": self.boundary, "record": self.record, "time": self.time,
-                "memory_followed": self.followed, "turns_later": self.turns_later,
+                "memory_followed": self.followed, "state": self.state,
+                "turns_later": self.turns_later,
                 "missing": self.missing, "prompts_after": self.prompts_after}
 
 
@@ -347,7 +350,7 @@ def verify(t: Transcript, rules: list[str]) -> list[Check]:
         stop = bounds[n] if n < len(bounds) else len(t.events)
         prompts = answered = 0
         best: list[str] | None = None
-        turns = None
+        turns = older = None
         for e in t.events[at + 1:stop]:
             if e.kind == "prompt":
                 prompts += 1
@@ -359,7 +362,14 @@ def verify(t: Transcript, rules: list[str]) -> list[Check]:
                     turns = answered
                 elif best is None or len(miss) < len(best):
                     best = miss
+                if miss and END not in miss and older is None:
+                    older = answered  # whole, but written before today's rules
         b = t.events[at]
-        out.append(Check(n, b.index, b.time, turns is not None, turns,
-                         [] if turns is not None else (best or [BEGIN]), prompts))
+        if turns is not None:
+            out.append(Check(n, b.index, b.time, True, turns, [], prompts))
+        elif older is not None:
+            # Memory came back, but not today's rules: not verified, yet no "no memory".
+            out.append(Check(n, b.index, b.time, False, older, best or [], prompts, "older"))
+        else:
+            out.append(Check(n, b.index, b.time, False, None, best or [BEGIN], prompts, "none"))
     return out

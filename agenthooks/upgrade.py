@@ -206,8 +206,23 @@ def _registration(s: Seen) -> Outcome:
         return Step(Verdict("identical", s.pf.path)), s.record, s.new
     # Only our entries are spliced in or out (frameworks/_jsonhooks.py): every byte of
     # the user's, uncommitted or not, stays. No clean tree needed.
-    return Step(Verdict("update", s.pf.path, "our entries refreshed, yours kept"),
+    return Step(Verdict("update", s.pf.path, _registration_change(s.cur, s.new)),
                 writes=[(s.path, s.new, s.pf.mode)]), s.record, s.new
+
+
+def _registration_change(cur: bytes | None, new: bytes) -> str:
+    """Name a top-level key of ours that comes or goes (--statusline / --no-statusline
+    splice .claude/settings.json's statusLine), so the verdict says what it took out."""
+    import json
+
+    try:
+        old_keys = set(json.loads(cur or b"{}"))
+        new_keys = set(json.loads(new))
+    except (ValueError, TypeError):  # JSONC, or not an object: the general wording
+        old_keys = new_keys = set()
+    said = [f"our {k} removed" for k in sorted(old_keys - new_keys)] + \
+        [f"our {k} added" for k in sorted(new_keys - old_keys) if k != "hooks"]
+    return ", ".join(said + ["yours kept"]) if said else "our entries refreshed, yours kept"
 
 
 def _owned(s: Seen) -> Outcome:

@@ -124,3 +124,28 @@ def test_registration_of_a_framework_the_hooks_were_not_rendered_for(tmp_path: P
     proc = install(repo)
     assert "remove     .claude/settings.json  (claude-code not selected)" in proc.stdout
     assert doctor(repo).returncode == 0
+
+
+def test_disabled_hooks_are_a_warning(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    cfg = repo / ".agent/config.yaml"
+    assert "enabled" not in statuses(repo)
+    cfg.write_text(cfg.read_text().replace("enabled: true", "enabled: Off"))
+    assert statuses(repo)["enabled"] == (
+        "warn", "hooks are disabled: .agent/config.yaml has enabled: false")
+    assert doctor(repo).returncode == 0  # a choice, not damage
+
+
+def test_invalid_yaml_is_named_not_taken_for_old_templates(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    cfg = repo / ".agent/config.yaml"
+    lines = cfg.read_text().count("\n")
+    with open(cfg, "a", encoding="utf-8") as fh:
+        fh.write("notes_count: [5\n")
+    s = statuses(repo)
+    assert s["templates"][0] == "ok", s["templates"]
+    status, message = s["config.yaml"]
+    assert status == "fail"
+    assert f"is not valid YAML (line {lines + 2}, column 1): expected ',' or ']'" in message

@@ -75,7 +75,23 @@ def test_verify_checks_the_rules_as_tattoo_has_them_now(repo: Path) -> None:
         fh.write("- E2E-RULE-new: a rule the session never saw\n")
     proc = verify(repo, FIXTURES / "claude-compact.jsonl")
     assert proc.returncode == 1
-    assert "missing: - E2E-RULE-new: a rule the session never saw" in proc.stdout
+    # The block did come back, with the rules of its day: its own state, not "no memory".
+    assert ("memory came back before the next answer, older than the files; not in it: "
+            "- E2E-RULE-new: a rule the session never saw") in proc.stdout
+    assert "no memory after it" not in proc.stdout
+    assert "followed by memory older than tattoo.md" in proc.stdout
+    first = json.loads(verify(repo, FIXTURES / "claude-compact.jsonl", "--json").stdout)
+    c = first["compactions"][0]
+    assert (c["state"], c["memory_followed"], c["turns_later"]) == ("older", False, 0)
+    assert first["ok"] is False
+
+
+def test_verify_states_back_and_none(repo: Path, tmp_path: Path) -> None:
+    back = json.loads(verify(repo, FIXTURES / "claude-compact.jsonl", "--json").stdout)
+    assert [c["state"] for c in back["compactions"]] == ["back"]
+    bad = without_memory_after_boundaries(FIXTURES / "claude-compact.jsonl", tmp_path / "b.jsonl")
+    none = json.loads(verify(repo, bad, "--json").stdout)
+    assert [c["state"] for c in none["compactions"]] == ["none"]
 
 
 def _claude(records: list[dict]) -> str:  # type: ignore[type-arg]
@@ -127,7 +143,9 @@ def test_verify_without_a_path_takes_this_repos_latest_session(repo: Path, tmp_p
     assert proc.returncode == 1 and str(bad) in proc.stdout, proc.stdout + proc.stderr
     empty = {**env, "HOME": str(tmp_path / "nohome")}
     proc = cli("verify", str(repo), env=empty)
-    assert proc.returncode == 1 and "no transcript found" in proc.stderr
+    # Nothing was checked: 2, not the 1 of "memory did not come back".
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("agenthooks: no transcript to verify: none found for this repo")
 
 
 LOG = """\
@@ -210,12 +228,34 @@ def test_status_json_text_and_filters(repo: Path, tmp_path: Path) -> None:
     assert "no reload followed: run agenthooks verify" in text
     one = json.loads(cli("status", str(repo), "--json", "--session", "s-1", env=env).stdout)
     assert [s["session_id"] for s in one["sessions"]] == ["s-1"]
-    many = "".join(f"[2026-12-02 10:0{i}:00] pre_task generic g{i}: archive: x\n" for i in range(8))
+    many = "".join(f"[2026-12-02 10:0{i}:00] pre_task generic g{i}: memory loaded: tattoo=1 "
+                   "lines snapshot=1 lines notes=0/0, ~10 tokens of 500, 40 chars\n" for i in range(8))
     write_log(repo, LOG + many)
     assert len(json.loads(cli("status", str(repo), "--json", env=env).stdout)["sessions"]) == 5
     assert len(json.loads(cli("status", str(repo), "--json", "--all", env=env).stdout)["sessions"]) == 11
     write_log(repo)
     assert tree(repo) == before  # reads only
+
+
+def test_status_cli_actions_are_no_sessions(repo: Path) -> None:
+    """promote and archive write log lines, but no agent session ran."""
+    write_log(repo, LOG)
+    proc = cli("archive", str(repo), "--force")
+    assert proc.returncode == 0, proc.stderr
+    with open(repo / ".agent/log/memory.log", "a", encoding="utf-8") as fh:
+        fh.write("[2026-12-02 10:00:00] promote: moved 1 recurring note(s) to tattoo.md\n")
+    data = json.loads(cli("status", str(repo), "--json", "--all").stdout)
+    assert sorted(s["session_id"] for s in data["sessions"]) == ["s-1", "s-2", "unknown"]
+    text = cli("status", str(repo), "--all").stdout
+    assert "session default" not in text and "promote" not in text
+
+
+def test_status_no_such_session(repo: Path) -> None:
+    write_log(repo)
+    proc = cli("status", str(repo), "--session", "nosuch")
+    assert proc.returncode == 1 and not proc.stdout
+    assert proc.stderr.startswith("agenthooks: no such session: nosuch\n"), proc.stderr
+    assert cli("status", str(repo), "--session", "s-").returncode == 0  # an id's start
 
 
 def test_status_fresh_repo(repo: Path) -> None:

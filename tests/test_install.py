@@ -481,3 +481,26 @@ def test_lang_zh_writes_config_yaml_comments_in_chinese(tmp_path: Path) -> None:
     assert yaml.safe_load(text_zh) == yaml.safe_load(text_en)
     doctor = cli("doctor", str(zh))
     assert doctor.returncode == 0 and "read cleanly by the hooks" in doctor.stdout
+
+
+def test_dry_run_count_matches_its_verdict_lines(tmp_path: Path) -> None:
+    from agenthooks.upgrade import WRITES
+
+    repo = make_repo(tmp_path)
+    for setup in ("fresh", "new budget"):
+        if setup == "new budget":
+            install(repo)
+        dry = install(repo, "--dry-run", *(["--budget", "900"] if setup == "new budget" else [])).stdout
+        writes = [v for v, _ in _verdict_rows(dry) if v in WRITES]
+        assert writes, dry
+        assert f"dry run: {len(writes)} file(s) would change; nothing was written" in dry, dry
+
+
+
+def test_budget_help_says_it_updates_an_existing_config(tmp_path: Path) -> None:
+    help_text = " ".join(cli("install", "--help").stdout.split())
+    assert "updated in an existing one" in help_text
+    repo = make_repo(tmp_path)
+    install(repo)
+    install(repo, "--budget", "900")
+    assert "budget_tokens: 900\n" in (repo / ".agent/config.yaml").read_text()

@@ -31,7 +31,8 @@ def register(app: typer.Typer) -> None:
         lang: Annotated[Optional[str], typer.Option(
             "--lang", metavar="en|zh", help="Language of memory templates and messages.")] = None,
         budget: Annotated[Optional[str], typer.Option(
-            "--budget", metavar="TOKENS", help="Injection budget for a new config.yaml.")] = None,
+            "--budget", metavar="TOKENS", help="Injection budget (budget_tokens): written to a new config.yaml, "
+                                       "updated in an existing one.")] = None,
         statusline: Annotated[bool, typer.Option("--statusline",
             help="Claude Code: show memory in the status line (never replaces yours).")] = False,
         no_statusline: Annotated[bool, typer.Option("--no-statusline",

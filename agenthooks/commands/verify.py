@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
     ) -> int:
         """Prove memory came back: for every compaction in a session transcript, is the
         memory block (delimiters and today's rules) in the context after it? Exit 0 when
-        every one was, 1 when one was not, 2 when the transcript cannot be read."""
+        every one was, 1 when one was not, 2 when there is no transcript or it cannot be read."""
         from agenthooks import health
         from agenthooks.memory import parse
 

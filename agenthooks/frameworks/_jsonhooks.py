@@ -82,9 +82,13 @@ def _checked(rel: str, body: str) -> _jsontext.Value:
         dup = _jsontext.duplicate(obj) if obj is not None and obj.kind == "object" else None
         if dup is not None:
             key, a, b = dup
+            la, lb = _jsontext.line_of(body, a.start), _jsontext.line_of(body, b.start)
+            # Both on one line (a one-line file): the columns tell them apart, not "lines 1 and 1".
+            at = (f"line {la}, columns {a.start - body.rfind(chr(10), 0, a.start)} and "
+                  f"{b.start - body.rfind(chr(10), 0, b.start)}") if la == lb \
+                else f"lines {la} and {lb}"
             raise UserError(f"{rel} has the key {json.dumps(key, ensure_ascii=False)} twice{where} "
-                            f"(lines {_jsontext.line_of(body, a.start)} and "
-                            f"{_jsontext.line_of(body, b.start)}): only the last one would count",
+                            f"({at}): only the last one would count",
                             hint=f"merge the two into one in {rel}, then run agenthooks install again")
     if hooks is not None and hooks.value.kind != "object":
         raise UserError(f"{rel}: \"hooks\" is not an object",

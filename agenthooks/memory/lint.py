@@ -31,37 +31,37 @@ class Finding:
 MESSAGES: dict[str, tuple[str, str]] = {
     "tattoo_lines": (
         "tattoo has {n} lines, over the limit of {max} (lint_max_tattoo_lines): past ~200 lines "
-        "rules stop being followed (R1)",
-        "tattoo 有 {n} 行，超过上限 {max}（lint_max_tattoo_lines）：超过约 200 行，规则就不再被遵守（R1）"),
+        "rules stop being followed",
+        "tattoo 有 {n} 行，超过上限 {max}（lint_max_tattoo_lines）：超过约 200 行，规则就不再被遵守"),
     "tattoo_rules": (
         "{n} rules, over the limit of {max} (lint_max_rules): keep only rules whose violation "
-        "means a rollback, 3-5 per dimension (R1)",
-        "{n} 条规则，超过上限 {max}（lint_max_rules）：只保留违反就必须回滚的规则，每个维度 3-5 条（R1）"),
-    "code_block": ("code block in tattoo: write each rule as one line (R1)",
-                   "tattoo 里有代码块：每条规则写成一行（R1）"),
-    "continues": ("continues the rule on line {no}: one rule, one line (R1)",
-                  "接续第 {no} 行的规则：一条规则一行（R1）"),
-    "backslash": ("rule ends with '\\' and runs on: one rule, one line (R1)",
-                  "规则以 '\\' 结尾并延续到下一行：一条规则一行（R1）"),
-    "long_rule": ("rule is {n} characters long: one short imperative line (R1)",
-                  "规则长 {n} 个字符：写成一行简短的祈使句（R1）"),
+        "means a rollback, 3-5 per dimension",
+        "{n} 条规则，超过上限 {max}（lint_max_rules）：只保留违反就必须回滚的规则，每个维度 3-5 条"),
+    "code_block": ("code block in tattoo: write each rule as one line",
+                   "tattoo 里有代码块：每条规则写成一行"),
+    "continues": ("continues the rule on line {no}: one rule, one line",
+                  "接续第 {no} 行的规则：一条规则一行"),
+    "backslash": ("rule ends with '\\' and runs on: one rule, one line",
+                  "规则以 '\\' 结尾并延续到下一行：一条规则一行"),
+    "long_rule": ("rule is {n} characters long: one short imperative line",
+                  "规则长 {n} 个字符：写成一行简短的祈使句"),
     "missing_file": ("missing: pre_task creates it from the template on the next run",
                      "缺失：pre_task 下次运行时会按模板创建"),
     "missing_section": (
         "missing section '## {title}' ({want}); the snapshot needs Goal, Done, In progress, "
-        "Todo, Key decisions (R2)",
-        "缺少小节 '## {title}'（{want}）；快照需要 目标、已完成、进行中、待办、关键决策（R2）"),
+        "Todo, Key decisions",
+        "缺少小节 '## {title}'（{want}）；快照需要 目标、已完成、进行中、待办、关键决策"),
     "edit_log": (
         "snapshot reads like an edit log: {n} of {total} items record single edits, line numbers "
-        "or diffs (lines {shown}); keep it a progress board: one item per step, not per edit (R2, R13)",
+        "or diffs (lines {shown}); keep it a progress board: one item per step, not per edit",
         "快照像一份编辑记录：{total} 项中有 {n} 项记录单次编辑、行号或 diff（第 {shown} 行）；"
-        "它是进度板：一步一项，而不是一次编辑一项（R2, R13）"),
+        "它是进度板：一步一项，而不是一次编辑一项"),
     "many_items": (
-        "snapshot has {n} items: summarise, or archive finished work with 'agenthooks archive' (R24)",
-        "快照有 {n} 项：请归纳，或用 'agenthooks archive' 归档已完成的工作（R24）"),
+        "snapshot has {n} items: summarise, or archive finished work with 'agenthooks archive'",
+        "快照有 {n} 项：请归纳，或用 'agenthooks archive' 归档已完成的工作"),
     "contradicts": (
-        "contradicts {where}: '{b}' vs '{a}'; memory files must agree, fix one of them (R22)",
-        "与 {where} 矛盾：'{b}' 对 '{a}'；记忆文件必须一致，请改正其中之一（R22）"),
+        "contradicts {where}: '{b}' vs '{a}'; memory files must agree, fix one of them",
+        "与 {where} 矛盾：'{b}' 对 '{a}'；记忆文件必须一致，请改正其中之一"),
     "secret": (
         "looks like a secret ({names}): the hooks redact this line; remove it and rotate the secret",
         "疑似密钥（{names}）：钩子会遮蔽这一行；请删除它并更换该密钥"),

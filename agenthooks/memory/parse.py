@@ -177,6 +177,10 @@ class Repo:
     def config(self) -> dict[str, object]:
         return read_config(self.agent / "config.yaml")
 
+    def disabled(self) -> bool:
+        """enabled: false, as the hooks read it: every hook is then a silent no-op."""
+        return self.config().get("enabled") is False
+
     @property
     def log(self) -> Path:
         return self.agent / "log" / "memory.log"
@@ -202,6 +206,10 @@ def find_repo(dir_: Path | None) -> Repo:
     fws = answers.get("frameworks")
     return Repo(root, agent, agent / "memory", lang,
                 [str(f) for f in fws] if isinstance(fws, list) else [])
+
+
+# Said by show, simulate and doctor: silent no-op hooks are otherwise invisible.
+DISABLED = "hooks are disabled: .agent/config.yaml has enabled: false"
 
 
 # YAML 1.1 booleans, as PyYAML reads them; the hooks' reader takes the same words (and 1/0).

@@ -176,6 +176,8 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
     if framework is not None and framework not in frameworks.NAMES:
         raise unknown("framework", framework, frameworks.NAMES)
     repo = parse.find_repo(dir_)
+    if repo.disabled():
+        err(f"agenthooks: {parse.DISABLED}")
     budget = int(repo.config()["budget_tokens"])  # type: ignore[call-overload]
     if as_json:
         block = None

@@ -179,6 +179,8 @@ def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
         if not repo.hook(h).is_file():
             raise UserError(f".agent/hooks/{h}.sh: missing",
                             hint="run 'agenthooks install' to render the hooks")
+    if repo.disabled():
+        raise UserError(parse.DISABLED, hint="set enabled: true to run the drill")
     cfg = repo.config()
     with tempfile.TemporaryDirectory(prefix="agenthooks-drill-") as td:
         root = Path(td) / "repo"

@@ -29,9 +29,12 @@ def test_statusline_registered_refreshed_and_removed(tmp_path: Path) -> None:
     # The answer is recorded: a later --yes keeps it.
     install(repo)
     assert "statusLine" in settings(repo)
-    install(repo, "--no-statusline")
+    off = install(repo, "--no-statusline").stdout
     assert "statusLine" not in settings(repo) and "SessionStart" in settings(repo)["hooks"]
-    install(repo, "--statusline")
+    # The verdict says what went, not the general "entries refreshed".
+    assert f"  update     {SETTINGS}  (our statusLine removed, yours kept)\n" in off, off
+    on = install(repo, "--statusline").stdout
+    assert f"  update     {SETTINGS}  (our statusLine added, yours kept)\n" in on, on
     proc = cli("uninstall", str(repo))
     assert proc.returncode == 0, proc.stderr
     assert (repo / SETTINGS).read_bytes() == before  # byte for byte

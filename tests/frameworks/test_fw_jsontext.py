@@ -69,3 +69,14 @@ def test_refusals_name_the_cause(text: str, what: str | None) -> None:
     with pytest.raises(UserError) as exc:
         _jsonhooks.merge_text("f.json", text, claude_code.entries(), "nested")
     assert "f.json" in str(exc.value) and (what is None or what.split(" (")[0] in str(exc.value))
+
+
+
+@pytest.mark.parametrize("text, where", [
+    ('{"hooks": {}, "hooks": {}}', "(line 1, columns 2 and 15)"),
+    ('{\n "hooks": {},\n "hooks": {}}', "(lines 2 and 3)"),
+])
+def test_a_duplicate_key_says_where_both_are(text: str, where: str) -> None:
+    with pytest.raises(UserError) as exc:
+        _jsonhooks.merge_text("f.json", text, claude_code.entries(), "nested")
+    assert f'f.json has the key "hooks" twice {where}: only the last one' in str(exc.value)

@@ -96,3 +96,12 @@ def test_simulate_missing_hooks_is_one_line(tmp_path: Path, repo: Path) -> None:
     proc = cli("simulate", str(repo))
     assert proc.returncode == 1 and proc.stderr.startswith("agenthooks: .agent/hooks/post_edit.sh")
     assert "Traceback" not in proc.stderr
+
+
+def test_simulate_stops_on_disabled_hooks(repo: Path) -> None:
+    cfg = repo / ".agent/config.yaml"
+    cfg.write_text(cfg.read_text().replace("enabled: true", "enabled: no"))
+    proc = cli("simulate", str(repo))
+    assert proc.returncode == 1 and not proc.stdout, proc.stdout
+    assert proc.stderr.startswith(
+        "agenthooks: hooks are disabled: .agent/config.yaml has enabled: false\n"), proc.stderr

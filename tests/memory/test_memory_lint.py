@@ -62,7 +62,7 @@ def test_rules_must_be_one_line(repo: Path) -> None:
     write_memory(repo, tattoo="# Rules\n- Never commit to main\n  because CI deploys it\n"
                               "- Run the tests \\\n- ok rule\n```\ncode\n```\n")
     out = findings(repo)
-    assert ".agent/memory/tattoo.md:3: error: continues the rule on line 2: one rule, one line (R1)" in out
+    assert ".agent/memory/tattoo.md:3: error: continues the rule on line 2: one rule, one line" in out
     assert any(s.startswith(".agent/memory/tattoo.md:4: error: rule ends with") for s in out)
     assert any(s.startswith(".agent/memory/tattoo.md:6: error: code block") for s in out)
 
@@ -196,3 +196,11 @@ def test_lint_speaks_the_repos_language(tmp_path: Path) -> None:
     for key, (en, zh) in lint_mod.MESSAGES.items():
         assert en and zh and en != zh, key
         assert set(re.findall(r"{(\w+)}", en)) == set(re.findall(r"{(\w+)}", zh)), key
+
+
+def test_findings_print_no_bare_codes(repo: Path) -> None:
+    """A code like (R22) means nothing to the reader: each finding says its reason in words."""
+    write_memory(repo, tattoo="# Rules\n- Never commit to main\n  because CI deploys it\n- use tabs\n",
+                 notes="# Notes\n- never use tabs\n")
+    out = findings(repo)
+    assert out and not [s for s in out if re.search(r"[(（]R\d+", s)], out

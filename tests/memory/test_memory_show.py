@@ -118,3 +118,14 @@ def test_size_table_columns_line_up_with_cjk_titles(tmp_path: Path) -> None:
     ends = {cells(r[: re.search(r"(lines|\d+)\s+(chars|\d+)\s+(~tokens|\d+)", r).end(1)])
             for r in table}
     assert len(ends) == 1, table
+
+
+def test_show_says_the_hooks_are_disabled(repo: Path) -> None:
+    cfg = repo / ".agent/config.yaml"
+    assert "disabled" not in cli("show", str(repo)).stderr
+    cfg.write_text(cfg.read_text().replace("enabled: true", "enabled: false"))
+    for args in ((), ("--json",)):
+        proc = cli("show", str(repo), *args)
+        assert proc.returncode == 0, proc.stderr
+        assert ("agenthooks: hooks are disabled: .agent/config.yaml has enabled: false\n"
+                in proc.stderr), proc.stderr

@@ -107,3 +107,38 @@ def test_install_bad_state(case: str, repo: Path, tmp_path: Path) -> None:
     finally:
         if case == "dir-read-only-mount":
             subprocess.run(["umount", "-l", str(repo)], capture_output=True)
+
+
+@pytest.mark.parametrize("args", [[], ["-h"], ["--help"]], ids=["bare", "-h", "--help"])
+def test_bare_and_short_help_print_the_whole_help(args: list[str], repo: Path) -> None:
+    proc = cli(*args, cwd=repo)
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+    assert proc.stdout.startswith("Usage: agenthooks [OPTIONS] COMMAND [ARGS]...\n")
+    assert "Commands:" in proc.stdout and len(proc.stdout.splitlines()) > 10
+    assert cli("show", "-h", cwd=repo).stdout.startswith("Usage: agenthooks show ")
+
+
+# Every command that takes DIR, with what it may write: run on a subfolder, it works on the
+# repo's top level, never on a nested .agent/ of its own.
+SUBFOLDER = {
+    "install": ["--dry-run", "--yes"], "doctor": [], "show": [], "status": [], "lint": [],
+    "simulate": [], "promote": ["--list"], "uninstall": ["--dry-run"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(SUBFOLDER))
+def test_dir_as_a_subfolder_means_the_repos_top_level(command: str, repo: Path) -> None:
+    proc = cli("install", "--yes", str(repo))
+    assert proc.returncode == 0, proc.stderr
+    sub = repo / "src" / "deep"
+    sub.mkdir(parents=True)
+    given = cli(command, str(sub), *SUBFOLDER[command], cwd=repo.parent)
+    inside = cli(command, *SUBFOLDER[command], cwd=sub)
+    assert "Traceback" not in given.stderr
+    assert given.returncode == inside.returncode == 0, given.stdout + given.stderr
+    def same(out: str) -> str:  # the drill's log lines carry their second
+        return re.sub(r"\[\d{4}-\d\d-\d\d [\d:]{8}\]", "[T]", out.replace(str(repo), "R"))
+    assert same(given.stdout) == same(inside.stdout)
+    assert not (repo / "src" / ".agent").exists() and not (sub / ".agent").exists()
+    if command == "install":
+        assert f"Would write in {repo}:" in given.stdout or "nothing to change" in given.stdout
