@@ -25,6 +25,21 @@ class PlannedFile:
     template: str = ""
 
 
+# Where git looks for a repo, when exported: unset for every git call of ours, so the CLI
+# works on the repo it was given, never on the one a parent process (a hook, a script) named.
+GIT_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+                     "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+                     "GIT_NAMESPACE", "GIT_PREFIX", "GIT_IMPLICIT_WORK_TREE",
+                     "GIT_SHALLOW_FILE", "GIT_GRAFT_FILE")
+
+
+def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a git subprocess: ours, less git's location variables."""
+    env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_VARS}
+    env.update(extra or {})
+    return env
+
+
 def is_ours(data: bytes) -> bool:
     """data carries one of our ownership ids."""
     return any(owner.encode() in data for owner in KNOWN_OWNER_IDS)
@@ -63,7 +78,7 @@ def target_dir(given: Path | None) -> Path:
         return root.resolve()
     try:
         proc = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
-                              text=True, check=False)
+                              text=True, check=False, env=git_env())
         if proc.returncode == 0 and proc.stdout.strip():
             return Path(proc.stdout.strip())
     except OSError:
