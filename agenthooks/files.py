@@ -45,6 +45,22 @@ def is_ours(data: bytes) -> bool:
     return any(owner.encode() in data for owner in KNOWN_OWNER_IDS)
 
 
+def make_dirs(path: Path) -> None:
+    """mkdir -p with mode 0o755 at every level it creates, so a permissive umask (000)
+    never leaves a world-writable folder; a stricter one (077) still applies."""
+    missing = []
+    p = path
+    while not p.exists() and p != p.parent:
+        missing.append(p)
+        p = p.parent
+    for d in reversed(missing):
+        try:
+            os.mkdir(d, 0o755)
+        except FileExistsError:
+            if not d.is_dir():
+                raise
+
+
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write data to path by temp file + rename, so a reader sees the old or the new file,
     never half of one. mode None keeps the mode of the file being replaced (0o644 when
@@ -54,7 +70,7 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
             mode = path.stat().st_mode & 0o777
         except OSError:
             mode = 0o644
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as fh:

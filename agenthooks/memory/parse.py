@@ -13,6 +13,7 @@ from typing import Any
 
 from agenthooks import config as config_mod
 from agenthooks.errors import UserError
+from agenthooks.files import make_dirs
 
 MEMORY_FILES = ("tattoo", "snapshot", "notes")
 SECTION_KEYS = ("goal", "done", "progress", "todo", "decisions")
@@ -275,7 +276,7 @@ def log(repo: Repo, hook: str, message: str) -> None:
 
     message = message.replace("\n", " ")
     try:
-        repo.log.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(repo.log.parent)
         with open(repo.log, "a", encoding="utf-8") as fh:
             fh.write(f"[{now()}] {hook}: {message}\n")
     except OSError:

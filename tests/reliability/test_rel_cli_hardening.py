@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from support.helpers import cli, git, install, make_repo
 
 
@@ -23,3 +25,24 @@ def test_exported_git_dir_does_not_redirect_install(tmp_path: Path) -> None:
     assert git(other, "rev-parse", "--verify", "--quiet", "refs/agenthooks/pristine",
                check=False).returncode != 0
     assert not (other / ".agent").exists()
+
+
+def _install_under_umask(repo: Path, mask: int) -> None:
+    old = os.umask(mask)
+    try:
+        install(repo, "--framework", "claude-code", "--platform", "linux")
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize("mask", [0o000, 0o022, 0o077])
+def test_install_folders_follow_0755_and_a_stricter_umask(tmp_path: Path, mask: int) -> None:
+    repo = make_repo(tmp_path)
+    _install_under_umask(repo, mask)
+    dirs = [p for p in (repo / ".agent").rglob("*") if p.is_dir()] + [repo / ".agent"]
+    dirs += [p for p in (repo / ".claude").rglob("*") if p.is_dir()] + [repo / ".claude"]
+    names = {str(d.relative_to(repo)) for d in dirs}
+    assert {".agent", ".agent/hooks", ".agent/memory", ".agent/log", ".claude"} <= names
+    want = 0o755 & ~mask
+    for d in dirs:
+        assert d.stat().st_mode & 0o777 == want, (d, oct(d.stat().st_mode & 0o777))
