@@ -4,11 +4,14 @@ test drives the real CLI in temp git repos."""
 from __future__ import annotations
 
 import os
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from support.helpers import cli, git, install, make_repo
+from support.helpers import SAMPLE_SNAPSHOT, cli, git, install, make_repo, write_memory
 
 
 def test_exported_git_dir_does_not_redirect_install(tmp_path: Path) -> None:
@@ -68,3 +71,31 @@ def test_promote_changes_only_the_lines_it_adds_or_removes(tmp_path: Path) -> No
     assert cli("promote", "--yes", "--all", str(repo)).returncode == 0
     assert (mem / "tattoo.md").read_bytes() == b"- a rule\n- no end \xff\n- x y z\n"
     assert (mem / "notes.md").read_bytes() == b""
+
+
+def _cli_fsize(*args: str, fsize: int) -> subprocess.CompletedProcess[str]:
+    """The real CLI with RLIMIT_FSIZE: every write past fsize bytes fails with EFBIG,
+    as on a full disk (Python and bash ignore SIGXFSZ)."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    return subprocess.run([sys.executable, "-m", "agenthooks", *args], input="",
+                          capture_output=True, text=True, preexec_fn=limit)
+
+
+def test_archive_on_a_full_disk_changes_nothing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code", "--platform", "linux")
+    write_memory(repo, snapshot=SAMPLE_SNAPSHOT)
+    snap = repo / ".agent" / "memory" / "snapshot.md"
+    before = snap.read_bytes()
+    proc = _cli_fsize("archive", str(repo), fsize=0)
+    assert proc.returncode != 0, proc.stdout
+    errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("agenthooks:")]
+    assert len(errors) == 1 and "nothing archived" in errors[0], proc.stderr
+    assert snap.read_bytes() == before
+    assert not list((repo / ".agent" / "memory").glob("archive/*"))
+    # With room, it archives and the fresh snapshot is whole.
+    proc = cli("archive", str(repo))
+    assert proc.returncode == 0, proc.stderr
+    assert [p.read_bytes() for p in (repo / ".agent/memory/archive").glob("*.md")] == [before]
+    assert snap.stat().st_size > 0 and b"## In progress" in snap.read_bytes()
