@@ -99,3 +99,49 @@ def test_archive_on_a_full_disk_changes_nothing(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert [p.read_bytes() for p in (repo / ".agent/memory/archive").glob("*.md")] == [before]
     assert snap.stat().st_size > 0 and b"## In progress" in snap.read_bytes()
+
+
+def _committed(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path, "origin")
+    install(repo, "--framework", "claude-code", "--platform", "linux")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "agenthooks")
+    return repo
+
+
+def test_crlf_and_lf_checkouts_record_the_same_manifest(tmp_path: Path) -> None:
+    origin = _committed(tmp_path)
+    manifest = ".agent/.agenthooks.json"
+    committed = (origin / manifest).read_bytes()
+    crlf = tmp_path / "crlf"
+    git(tmp_path, "clone", "-q", "-c", "core.autocrlf=true", str(origin), str(crlf))
+    assert b"\r\n" in (crlf / ".claude/settings.json").read_bytes()  # the case is real
+    install(crlf, "--framework", "claude-code", "--platform", "linux")
+    # The same manifest as committed (in git's view: the checkout converts line ends).
+    assert (crlf / manifest).read_bytes().replace(b"\r\n", b"\n") == committed
+    assert git(crlf, "status", "--porcelain", "--", manifest).stdout == ""
+    # A hook whose only change is its line endings is pristine: updated, not merged.
+    hook = origin / ".agent/hooks/post_edit.sh"
+    hook.write_bytes(hook.read_bytes().replace(b"\n", b"\r\n"))
+    proc = install(origin, "--framework", "claude-code", "--platform", "linux")
+    assert "conflict" not in proc.stdout and "merge" not in proc.stdout, proc.stdout
+    assert b"\r\n" not in hook.read_bytes()
+    assert (origin / manifest).read_bytes() == committed
+
+
+def test_shallow_clone_reinstalls_an_edited_hook_like_a_full_clone(tmp_path: Path) -> None:
+    origin = _committed(tmp_path)
+    hook = origin / ".agent/hooks/post_edit.sh"
+    hook.write_bytes(hook.read_bytes() + b"# my edit\n")
+    git(origin, "commit", "-qam", "edit the hook")
+    verdicts = []
+    for name, depth in (("full", ()), ("shallow", ("--depth", "1"))):
+        dest = tmp_path / name
+        git(tmp_path, "clone", "-q", *depth, f"file://{origin}", str(dest))
+        proc = cli("install", "--yes", str(dest), "--framework", "claude-code",
+                   "--platform", "linux")
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert not list(dest.rglob("*.agenthooks-new"))
+        assert (dest / ".agent/hooks/post_edit.sh").read_bytes().endswith(b"# my edit\n")
+        verdicts.append([ln for ln in proc.stdout.splitlines() if "post_edit.sh" in ln])
+    assert verdicts[0] == verdicts[1] and "edited by you" in verdicts[0][0], verdicts
