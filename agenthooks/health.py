@@ -292,7 +292,7 @@ def verify_report(root: Path, path: Path | None) -> dict[str, Any]:
         err = UserError(str(exc), hint="pass a Claude Code, Codex or Gemini CLI transcript")
         err.code = 2
         raise err from None
-    rules = [ln.text.rstrip(" \t\r") for ln in parse.rules(parse.find_repo(root).file("tattoo"))]
+    rules = [ln.text.rstrip(" \t\r") for ln in parse.rules(parse.find_repo(root).file("tattoo", parse.HOOK_CAP))]
     checks = transcript.verify(t, rules)
     failed = [c for c in checks if not c.followed]
     return {"transcript": str(path), "host": t.host, "session_id": t.session_id,

@@ -75,6 +75,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "looks like the memory block's delimiter (spelled with lookalike or invisible characters "
         "too): the hooks show it as agent-memory(quoted)",
         "看起来像记忆块的分隔行（包括用形近或不可见字符拼写的）：钩子会把它显示为 agent-memory(quoted)"),
+    "partial": (
+        "over {kb} KB: read in part, its {where} {kb} KB, as the hooks read it; the rest "
+        "never reaches the agent: trim the file",
+        "超过 {kb} KB：只读取了一部分（{where} {kb} KB），与钩子读取的相同；其余部分不会给到 agent：请精简该文件"),
+    "not_utf8": (
+        "not UTF-8 ({enc}): the hooks read bytes as UTF-8, so the agent gets garbage; "
+        "save the file as UTF-8",
+        "不是 UTF-8（{enc}）：钩子按 UTF-8 读取，agent 得到的是乱码；请把文件另存为 UTF-8"),
     "summary": ("agenthooks lint: {errors} error(s), {warnings} warning(s)",
                 "agenthooks lint: {errors} 个错误，{warnings} 个警告"),
     "clean": ("agenthooks lint: memory is clean", "agenthooks lint: 记忆文件没有问题"),
@@ -389,14 +397,30 @@ def check_markup(mf: parse.MemFile, lang: str = "en") -> list[Finding]:
 
 # --- run --------------------------------------------------------------------------------
 
+def check_read(mf: parse.MemFile, lang: str = "en") -> list[Finding]:
+    """A file the hooks read in part, or one that is not UTF-8."""
+    out = []
+    if mf.partial:
+        out.append(Finding(mf.label, 1, "warning", say(
+            lang, "partial", kb=parse.HOOK_CAP // 1024,
+            where="last" if mf.path.name == "notes.md" else "first")))
+    if mf.encoding:
+        out.append(Finding(mf.label, 1, "warning", say(lang, "not_utf8", enc=mf.encoding)))
+    return out
+
+
 def lint(repo: parse.Repo) -> list[Finding]:
     cfg = repo.config()
     max_lines = int(cfg["lint_max_tattoo_lines"])  # type: ignore[call-overload]
     max_rules = int(cfg["lint_max_rules"])  # type: ignore[call-overload]
-    tat, snap, notes = repo.file("tattoo"), repo.file("snapshot"), repo.file("notes")
+    cap = parse.HOOK_CAP
+    tat, snap, notes = (repo.file("tattoo", cap), repo.file("snapshot", cap),
+                        repo.file("notes", cap))
     lang = repo.lang
-    user = repo.user_tattoo()
+    user = repo.user_tattoo(cap)
     found: list[Finding] = []
+    for mf in (tat, snap, notes, *([user] if user is not None else [])):
+        found += check_read(mf, lang)
     if not tat.exists:
         found.append(Finding(tat.label, 1, "warning", say(lang, "missing_file")))
     found += check_tattoo(tat, max_lines, max_rules, "error", lang)
@@ -416,7 +440,7 @@ def lint(repo: parse.Repo) -> list[Finding]:
     if user is not None:
         found += check_secrets(user, "warning", lang)
     for p in repo.archives():
-        found += check_secrets(parse.load_file(p, str(p.relative_to(repo.root))), lang=lang)
+        found += check_secrets(parse.load_file(p, str(p.relative_to(repo.root)), cap), lang=lang)
     order = {".agent/memory/tattoo.md": 0, ".agent/memory/snapshot.md": 1,
              ".agent/memory/notes.md": 2}
     return sorted(set(found), key=lambda f: (order.get(f.path, 3), f.path, f.line, f.message))

@@ -7,6 +7,7 @@ import os
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,30 @@ def test_shallow_clone_reinstalls_an_edited_hook_like_a_full_clone(tmp_path: Pat
         assert (dest / ".agent/hooks/post_edit.sh").read_bytes().endswith(b"# my edit\n")
         verdicts.append([ln for ln in proc.stdout.splitlines() if "post_edit.sh" in ln])
     assert verdicts[0] == verdicts[1] and "edited by you" in verdicts[0][0], verdicts
+
+
+@pytest.mark.parametrize("enc,bom", [("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff"),
+                                     ("utf-32-le", b"\xff\xfe\x00\x00"), ("utf-16-le", b"")])
+def test_lint_warns_on_a_tattoo_that_is_not_utf8(tmp_path: Path, enc: str, bom: bytes) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code", "--platform", "linux")
+    tattoo = repo / ".agent/memory/tattoo.md"
+    tattoo.write_bytes(bom + "# Rules\n- Indent with 4 spaces\n".encode(enc))
+    proc = cli("lint", str(repo))
+    assert "memory is clean" not in proc.stdout, proc.stdout
+    assert ".agent/memory/tattoo.md:1: warning: not UTF-8" in proc.stdout, proc.stdout
+
+
+def test_lint_reads_a_huge_user_tattoo_in_part(tmp_path: Path, isolated_home: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code", "--platform", "linux")
+    user = isolated_home / ".agent/memory/tattoo.md"
+    user.parent.mkdir(parents=True)
+    user.write_bytes(b"- Always run the tests, then the linter, then commit\n" * 1_000_000)
+    assert user.stat().st_size > 50_000_000
+    start = time.monotonic()
+    proc = cli("lint", str(repo))
+    assert time.monotonic() - start < 10, "lint read the whole file"
+    assert "~/.agent/memory/tattoo.md:1: warning: over 256 KB: read in part" in proc.stdout, \
+        proc.stdout
+    user.unlink()
