@@ -346,18 +346,32 @@ def check_contradictions(groups: list[list[Claim]], lang: str = "en") -> list[Fi
     allc = [c for g in groups for c in g]
     out: list[Finding] = []
     seen: set[tuple[tuple[str, int], tuple[str, int]]] = set()
-    for i, a in enumerate(allc):
-        for b in allc[i + 1:]:
-            if a.where == b.where or not _conflict(a, b):
-                continue
-            key = (a.where, b.where)
-            if key in seen:
-                continue
-            seen.add(key)
-            level = "error" if a.weight == b.weight == "error" else "warning"
-            where = f"{a.where[0]}:{a.where[1]}"
-            out.append(Finding(b.where[0], b.where[1], level,
-                               say(lang, "contradicts", where=where, b=b.text, a=a.text)))
+    # Only claims of one kind can conflict, and directives only of opposite polarity:
+    # pairs taken within those buckets, in the order of the full pairwise walk, so a
+    # tattoo of thousands of agreeing rules is checked in linear time.
+    by_kind: dict[str, list[int]] = {}
+    for i, c in enumerate(allc):
+        by_kind.setdefault(c.kind, []).append(i)
+    pairs: list[tuple[int, int]] = []
+    for kind_, idx in by_kind.items():
+        if kind_.startswith("do:"):
+            pos = [i for i in idx if allc[i].positive]
+            neg = [i for i in idx if not allc[i].positive]
+            pairs += [(min(p, n), max(p, n)) for p in pos for n in neg]
+        else:
+            pairs += [(x, y) for k, x in enumerate(idx) for y in idx[k + 1:]]
+    for i, j in sorted(pairs):
+        a, b = allc[i], allc[j]
+        if a.where == b.where or not _conflict(a, b):
+            continue
+        key = (a.where, b.where)
+        if key in seen:
+            continue
+        seen.add(key)
+        level = "error" if a.weight == b.weight == "error" else "warning"
+        where = f"{a.where[0]}:{a.where[1]}"
+        out.append(Finding(b.where[0], b.where[1], level,
+                           say(lang, "contradicts", where=where, b=b.text, a=a.text)))
     return out
 
 

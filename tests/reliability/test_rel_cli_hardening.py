@@ -169,7 +169,7 @@ def test_lint_reads_a_huge_user_tattoo_in_part(tmp_path: Path, isolated_home: Pa
     assert user.stat().st_size > 50_000_000
     start = time.monotonic()
     proc = cli("lint", str(repo))
-    assert time.monotonic() - start < 10, "lint read the whole file"
+    assert time.monotonic() - start < 4, "lint read the whole file, or checked it pairwise"
     assert "~/.agent/memory/tattoo.md:1: warning: over 256 KB: read in part" in proc.stdout, \
         proc.stdout
     user.unlink()
