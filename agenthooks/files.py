@@ -25,9 +25,40 @@ class PlannedFile:
     template: str = ""
 
 
+# Where git looks for a repo, when exported: unset for every git call of ours, so the CLI
+# works on the repo it was given, never on the one a parent process (a hook, a script) named.
+GIT_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+                     "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+                     "GIT_NAMESPACE", "GIT_PREFIX", "GIT_IMPLICIT_WORK_TREE",
+                     "GIT_SHALLOW_FILE", "GIT_GRAFT_FILE")
+
+
+def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a git subprocess: ours, less git's location variables."""
+    env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_VARS}
+    env.update(extra or {})
+    return env
+
+
 def is_ours(data: bytes) -> bool:
     """data carries one of our ownership ids."""
     return any(owner.encode() in data for owner in KNOWN_OWNER_IDS)
+
+
+def make_dirs(path: Path) -> None:
+    """mkdir -p with mode 0o755 at every level it creates, so a permissive umask (000)
+    never leaves a world-writable folder; a stricter one (077) still applies."""
+    missing = []
+    p = path
+    while not p.exists() and p != p.parent:
+        missing.append(p)
+        p = p.parent
+    for d in reversed(missing):
+        try:
+            os.mkdir(d, 0o755)
+        except FileExistsError:
+            if not d.is_dir():
+                raise
 
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
@@ -39,7 +70,7 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
             mode = path.stat().st_mode & 0o777
         except OSError:
             mode = 0o644
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -67,7 +98,7 @@ def target_dir(given: Path | None) -> Path:
         root = Path.cwd()
     try:
         proc = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
-                              capture_output=True, text=True, check=False)
+                              capture_output=True, text=True, check=False, env=git_env())
         if proc.returncode == 0 and proc.stdout.strip():
             return Path(proc.stdout.strip())
     except OSError:

@@ -5,13 +5,13 @@ git or a directory that is no repo."""
 from __future__ import annotations
 
 import functools
-import os
 import subprocess
 import tempfile
 from pathlib import Path
 
 from agenthooks import manifest
 from agenthooks.errors import UserError
+from agenthooks.files import git_env
 
 # Keeps every pristine render reachable, so `git gc` never prunes a merge base that was
 # never committed (the user edited the hook before the first commit).
@@ -23,7 +23,7 @@ def _git(root: Path, *args: str, input: bytes | None = None,
     try:
         return subprocess.run(["git", "-C", str(root), *args], input=input,
                               capture_output=True, check=False,
-                              env={**os.environ, **env} if env else None)
+                              env=git_env(env))
     except OSError:
         return None
 
@@ -161,7 +161,7 @@ def merge3(cur: bytes, base: bytes, new: bytes, label: str) -> tuple[int, bytes]
             proc = subprocess.run(
                 ["git", "merge-file", "-p", "-L", f"{label} (yours)", "-L",
                  "agenthooks (previous)", "-L", "agenthooks (new)", *paths],
-                capture_output=True, check=False)
+                capture_output=True, check=False, env=git_env())
         except OSError:
             raise UserError(f"{label} was edited and merging it needs git, which is not "
                             "installed: install git, or move your edits aside") from None

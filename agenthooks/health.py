@@ -7,7 +7,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from agenthooks import transcript
 from agenthooks.errors import UserError
@@ -44,21 +44,22 @@ class LogLine:
     message: str
 
 
-def read_log(agent: Path) -> list[LogLine]:
-    """Every well-formed line of memory.log.1 (older) and memory.log, in order."""
-    out = []
+def read_log(agent: Path) -> Iterator[LogLine]:
+    """Every well-formed line of memory.log.1 (older) and memory.log, in order, streamed:
+    a 100 MB log is never held whole."""
     for name in ("memory.log.1", "memory.log"):
         path = agent / "log" / name
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            fh = open(path, "rb")
         except OSError:
             continue
-        for raw in text.splitlines():
-            m = LOG_RE.match(raw)
-            if m:
-                ts, hook, fw, sid, msg = m.groups()
-                out.append(LogLine(ts, hook, fw or UNKNOWN, sid or UNKNOWN, msg))
-    return out
+        with fh:
+            for data in fh:
+                raw = data.decode("utf-8", errors="replace").rstrip("\r\n")
+                m = LOG_RE.match(raw)
+                if m:
+                    ts, hook, fw, sid, msg = m.groups()
+                    yield LogLine(ts, hook, fw or UNKNOWN, sid or UNKNOWN, msg)
 
 
 @dataclass
@@ -307,7 +308,7 @@ def verify_report(root: Path, path: Path | None) -> dict[str, Any]:
         err = UserError(str(exc), hint="pass a Claude Code, Codex or Gemini CLI transcript")
         err.code = 2
         raise err from None
-    rules = [ln.text.rstrip(" \t\r") for ln in parse.rules(parse.find_repo(root).file("tattoo"))]
+    rules = [ln.text.rstrip(" \t\r") for ln in parse.rules(parse.find_repo(root).file("tattoo", parse.HOOK_CAP))]
     checks = transcript.verify(t, rules)
     failed = [c for c in checks if not c.followed]
     return {"transcript": str(path), "host": t.host, "session_id": t.session_id,

@@ -16,6 +16,12 @@ PATH = ".agent/.agenthooks.json"
 SCHEMA = 1
 
 
+def lf(data: bytes) -> bytes:
+    """CRLF -> LF: a CRLF checkout (core.autocrlf=true) and an LF one of the same commit
+    hash alike, and a file whose only change is its line endings is pristine."""
+    return data.replace(b"\r\n", b"\n")
+
+
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -41,6 +47,7 @@ def load(root: Path) -> dict[str, Any]:
 
 
 def record(text: bytes, template: str, rev: int, mode: int, kind: str = "owned") -> dict[str, Any]:
+    text = lf(text)
     rec = {"template": template, "rev": rev, "sha256": sha256(text),
            "blob": blob_id(text), "mode": oct(mode)[2:]}
     if kind != "owned":
@@ -56,7 +63,7 @@ def kind(rec: dict[str, Any]) -> str:
 
 
 def is_pristine(data: bytes, rec: dict[str, Any]) -> bool:
-    return sha256(data) == rec.get("sha256")
+    return sha256(lf(data)) == rec.get("sha256")
 
 
 def dumps(answers: dict[str, Any], files: dict[str, Any]) -> str:

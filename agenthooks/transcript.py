@@ -13,7 +13,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from agenthooks.frameworks import claude_code, codex, gemini_cli
 
@@ -83,32 +83,61 @@ def strings(value: Any) -> Iterator[str]:
             yield from strings(v)
 
 
-def _records(path: Path) -> list[Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise Unreadable(f"cannot read {path}: {exc}") from None
-    stripped = text.lstrip()
-    if stripped.startswith("{") and "\n{" not in stripped.rstrip():
-        try:  # one JSON document (Gemini CLI before the JSONL chat files)
-            return [json.loads(stripped)]
-        except ValueError:
-            pass
-    out = []
-    for line in text.splitlines():
-        line = line.strip()
-        if not line:
-            continue
+class _Records:
+    """A transcript's records, streamed line by line on each pass (a 200 MB transcript is
+    never held whole): None for a line that is not JSON (a torn last line while the host
+    writes). One JSON document (Gemini CLI before the JSONL chat files) is read whole."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.whole: list[Any] | None = None
+        first, later_object = "", False
+        for line in self._lines():
+            if not line.strip():
+                continue
+            if not first:
+                first = line.lstrip()
+            elif line.startswith("{"):
+                later_object = True
+                break
+        if first.startswith("{") and not later_object:
+            try:
+                text = path.read_text(encoding="utf-8")
+                self.whole = [json.loads(text.strip())]
+            except (OSError, UnicodeDecodeError) as exc:
+                raise Unreadable(f"cannot read {path}: {exc}") from None
+            except ValueError:
+                pass
+        if not any(isinstance(r, dict) for r in self):
+            raise Unreadable(f"{path}: no JSON records")
+
+    def _lines(self) -> Iterator[str]:
         try:
-            out.append(json.loads(line))
-        except ValueError:
-            out.append(None)  # a torn last line while the host writes: skipped
-    if not any(isinstance(r, dict) for r in out):
-        raise Unreadable(f"{path}: no JSON records")
-    return out
+            with open(self.path, "rb") as fh:
+                for raw in fh:
+                    yield raw.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise Unreadable(f"cannot read {self.path}: {exc}") from None
+
+    def __iter__(self) -> Iterator[Any]:
+        if self.whole is not None:
+            yield from self.whole
+            return
+        for line in self._lines():
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                yield json.loads(line)
+            except ValueError:
+                yield None
 
 
-def _host_of(records: list[Any]) -> str:
+def _records(path: Path) -> Iterable[Any]:
+    return _Records(path)
+
+
+def _host_of(records: Iterable[Any]) -> str:
     for r in records:
         if not isinstance(r, dict):
             continue
@@ -131,7 +160,7 @@ def _text_parts(content: Any) -> list[str]:
     return []
 
 
-def _claude(t: Transcript, records: list[Any]) -> None:
+def _claude(t: Transcript, records: Iterable[Any]) -> None:
     for i, r in enumerate(records, 1):
         if not isinstance(r, dict):
             continue
@@ -171,7 +200,7 @@ CODEX_CONTEXT = ("<environment_context>", "<user_instructions>", "<skills_instru
                  "<permissions", "# AGENTS.md")
 
 
-def _codex(t: Transcript, records: list[Any]) -> None:
+def _codex(t: Transcript, records: Iterable[Any]) -> None:
     window = None
     for i, r in enumerate(records, 1):
         if not isinstance(r, dict):
@@ -232,7 +261,7 @@ def _gemini_message(t: Transcript, i: int, m: dict[str, Any], seen: set[str]) ->
             t.context_tokens = tokens["input"]
 
 
-def _gemini(t: Transcript, records: list[Any]) -> None:
+def _gemini(t: Transcript, records: Iterable[Any]) -> None:
     seen_ids: set[str] = set()
     boundaries: set[str] = set()
     for i, r in enumerate(records, 1):

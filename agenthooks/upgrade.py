@@ -266,6 +266,10 @@ def _owned(s: Seen) -> Outcome:
         if pending_blob:
             rec["blob"] = pending_blob
     base = git_blob(s.root, rec.get("blob", "")) if rec is not None else None
+    if base is None and rec is not None and rec.get("blob") == record["blob"]:
+        # No merge base here (a shallow clone lacks it), but the new render is the one
+        # recorded: nothing new to merge, as a full clone finds.
+        base = new
     if base is None:
         why = "edited, no merge base" if rec is not None else "ours, but not in the manifest"
         # Still no base next time: the same verdict, until the user reconciles the two.
@@ -371,7 +375,7 @@ def classify(
         if rec is not None:
             records[pf.path] = rec
         if base is not None:
-            pristine.append(base)
+            pristine.append(manifest.lf(base))  # stored as the manifest's blob id names it
     steps.extend(_retired(root, recorded, planned_paths, records))
     return Plan(steps, records, pristine)
 

@@ -79,6 +79,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "same rule as {where}, which its host loads itself: keep both only if it must hold "
         "on every host",
         "与 {where} 的规则相同，其宿主会自行加载：只有当它必须在所有宿主上生效时才两处都保留"),
+    "partial": (
+        "over {kb} KB: read in part, its {where} {kb} KB, as the hooks read it; the rest "
+        "never reaches the agent: trim the file",
+        "超过 {kb} KB：只读取了一部分（{where} {kb} KB），与钩子读取的相同；其余部分不会给到 agent：请精简该文件"),
+    "not_utf8": (
+        "not UTF-8 ({enc}): the hooks read bytes as UTF-8, so the agent gets garbage; "
+        "save the file as UTF-8",
+        "不是 UTF-8（{enc}）：钩子按 UTF-8 读取，agent 得到的是乱码；请把文件另存为 UTF-8"),
     "summary": ("agenthooks lint: {errors} error(s), {warnings} warning(s)",
                 "agenthooks lint: {errors} 个错误，{warnings} 个警告"),
     "clean": ("agenthooks lint: memory is clean", "agenthooks lint: 记忆文件没有问题"),
@@ -342,18 +350,32 @@ def check_contradictions(groups: list[list[Claim]], lang: str = "en") -> list[Fi
     allc = [c for g in groups for c in g]
     out: list[Finding] = []
     seen: set[tuple[tuple[str, int], tuple[str, int]]] = set()
-    for i, a in enumerate(allc):
-        for b in allc[i + 1:]:
-            if a.where == b.where or not _conflict(a, b):
-                continue
-            key = (a.where, b.where)
-            if key in seen:
-                continue
-            seen.add(key)
-            level = "error" if a.weight == b.weight == "error" else "warning"
-            where = f"{a.where[0]}:{a.where[1]}"
-            out.append(Finding(b.where[0], b.where[1], level,
-                               say(lang, "contradicts", where=where, b=b.text, a=a.text)))
+    # Only claims of one kind can conflict, and directives only of opposite polarity:
+    # pairs taken within those buckets, in the order of the full pairwise walk, so a
+    # tattoo of thousands of agreeing rules is checked in linear time.
+    by_kind: dict[str, list[int]] = {}
+    for i, c in enumerate(allc):
+        by_kind.setdefault(c.kind, []).append(i)
+    pairs: list[tuple[int, int]] = []
+    for kind_, idx in by_kind.items():
+        if kind_.startswith("do:"):
+            pos = [i for i in idx if allc[i].positive]
+            neg = [i for i in idx if not allc[i].positive]
+            pairs += [(min(p, n), max(p, n)) for p in pos for n in neg]
+        else:
+            pairs += [(x, y) for k, x in enumerate(idx) for y in idx[k + 1:]]
+    for i, j in sorted(pairs):
+        a, b = allc[i], allc[j]
+        if a.where == b.where or not _conflict(a, b):
+            continue
+        key = (a.where, b.where)
+        if key in seen:
+            continue
+        seen.add(key)
+        level = "error" if a.weight == b.weight == "error" else "warning"
+        where = f"{a.where[0]}:{a.where[1]}"
+        out.append(Finding(b.where[0], b.where[1], level,
+                           say(lang, "contradicts", where=where, b=b.text, a=a.text)))
     return out
 
 
@@ -422,14 +444,30 @@ def check_markup(mf: parse.MemFile, lang: str = "en") -> list[Finding]:
 
 # --- run --------------------------------------------------------------------------------
 
+def check_read(mf: parse.MemFile, lang: str = "en") -> list[Finding]:
+    """A file the hooks read in part, or one that is not UTF-8."""
+    out = []
+    if mf.partial:
+        out.append(Finding(mf.label, 1, "warning", say(
+            lang, "partial", kb=parse.HOOK_CAP // 1024,
+            where="last" if mf.path.name == "notes.md" else "first")))
+    if mf.encoding:
+        out.append(Finding(mf.label, 1, "warning", say(lang, "not_utf8", enc=mf.encoding)))
+    return out
+
+
 def lint(repo: parse.Repo) -> list[Finding]:
     cfg = repo.config()
     max_lines = int(cfg["lint_max_tattoo_lines"])  # type: ignore[call-overload]
     max_rules = int(cfg["lint_max_rules"])  # type: ignore[call-overload]
-    tat, snap, notes = repo.file("tattoo"), repo.file("snapshot"), repo.file("notes")
+    cap = parse.HOOK_CAP
+    tat, snap, notes = (repo.file("tattoo", cap), repo.file("snapshot", cap),
+                        repo.file("notes", cap))
     lang = repo.lang
-    user = repo.user_tattoo()
+    user = repo.user_tattoo(cap)
     found: list[Finding] = []
+    for mf in (tat, snap, notes, *([user] if user is not None else [])):
+        found += check_read(mf, lang)
     if not tat.exists:
         found.append(Finding(tat.label, 1, "warning", say(lang, "missing_file")))
     found += check_tattoo(tat, max_lines, max_rules, "error", lang)
@@ -450,7 +488,7 @@ def lint(repo: parse.Repo) -> list[Finding]:
     if user is not None:
         found += check_secrets(user, "warning", lang)
     for p in repo.archives():
-        found += check_secrets(parse.load_file(p, str(p.relative_to(repo.root))), lang=lang)
+        found += check_secrets(parse.load_file(p, str(p.relative_to(repo.root)), cap), lang=lang)
     order = {".agent/memory/tattoo.md": 0, ".agent/memory/snapshot.md": 1,
              ".agent/memory/notes.md": 2}
     return sorted(set(found), key=lambda f: (order.get(f.path, 3), f.path, f.line, f.message))

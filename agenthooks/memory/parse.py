@@ -13,6 +13,7 @@ from typing import Any
 
 from agenthooks import config as config_mod
 from agenthooks.errors import UserError
+from agenthooks.files import make_dirs
 
 MEMORY_FILES = ("tattoo", "snapshot", "notes")
 SECTION_KEYS = ("goal", "done", "progress", "todo", "decisions")
@@ -65,10 +66,50 @@ class MemFile:
     label: str  # how findings name it: .agent/memory/tattoo.md, ~/.agent/memory/tattoo.md
     exists: bool = False
     raw: list[str] = field(default_factory=list)  # every physical line, without newlines
+    partial: bool = False  # over `cap` bytes: only the part the hooks read was read
+    encoding: str = ""  # not UTF-8: what it looks like (UTF-16 LE, ...)
 
 
-def read_lines(path: Path) -> list[str]:
-    data = path.read_bytes()
+# What the hooks read of a memory file at most (AH_CUTB in templates/hooks/_block.sh.j2):
+# its first 256 KB (notes.md: its last). The tools that check memory read the same.
+HOOK_CAP = 262144
+
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32 LE"), (b"\x00\x00\xfe\xff", "UTF-32 BE"),
+         (b"\xff\xfe", "UTF-16 LE"), (b"\xfe\xff", "UTF-16 BE"))
+
+
+def sniff_encoding(data: bytes) -> str:
+    """'' for UTF-8 (or ASCII); else what the bytes look like: a UTF-16/32 byte order
+    mark, or NUL bytes all through the text (UTF-16 with no mark)."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name
+    head = data[:4096]
+    if len(head) >= 8 and head.count(0) * 4 >= len(head):
+        return "UTF-16 or UTF-32 (NUL bytes all through it)"
+    return ""
+
+
+def read_head(path: Path, cap: int | None, tail: bool = False) -> tuple[bytes, bool]:
+    """The file's bytes, or only its first (tail: last) `cap` bytes: (data, partial)."""
+    with open(path, "rb") as fh:
+        if cap is None:
+            return fh.read(), False
+        size = os.fstat(fh.fileno()).st_size
+        if size <= cap:
+            return fh.read(), False
+        if tail:
+            fh.seek(size - cap)
+            data = fh.read(cap)
+            cut = data.find(b"\n")
+            return (data[cut + 1:] if cut >= 0 else data), True
+        data = fh.read(cap)
+        cut = data.rfind(b"\n")
+        return (data[:cut + 1] if cut >= 0 else data), True
+
+
+def read_lines(path: Path, data: bytes | None = None) -> list[str]:
+    data = path.read_bytes() if data is None else data
     text = data.decode("utf-8", errors="replace")
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -80,11 +121,15 @@ def read_lines(path: Path) -> list[str]:
     return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
-def load_file(path: Path, label: str) -> MemFile:
+def load_file(path: Path, label: str, cap: int | None = None, tail: bool = False) -> MemFile:
+    """cap: read only the part the hooks read (see HOOK_CAP); None: the whole file, for
+    the tools that rewrite it."""
     mf = MemFile(path, label)
     if path.is_file():
         try:
-            mf.raw = read_lines(path)
+            data, mf.partial = read_head(path, cap, tail)
+            mf.encoding = sniff_encoding(data)
+            mf.raw = read_lines(path, data)
             mf.exists = True
         except OSError:
             pass
@@ -151,10 +196,11 @@ class Repo:
     lang: str
     frameworks: list[str]
 
-    def file(self, name: str) -> MemFile:
-        return load_file(self.mem / f"{name}.md", f".agent/memory/{name}.md")
+    def file(self, name: str, cap: int | None = None) -> MemFile:
+        return load_file(self.mem / f"{name}.md", f".agent/memory/{name}.md", cap,
+                         tail=name == "notes")
 
-    def user_tattoo(self) -> MemFile | None:
+    def user_tattoo(self, cap: int | None = None) -> MemFile | None:
         home = os.environ.get("HOME")
         if not home:
             return None
@@ -164,7 +210,7 @@ class Repo:
                 return None
         except OSError:
             return None
-        mf = load_file(p, "~/.agent/memory/tattoo.md")
+        mf = load_file(p, "~/.agent/memory/tattoo.md", cap)
         return mf if mf.exists else None
 
     def archives(self) -> list[Path]:
@@ -283,7 +329,7 @@ def log(repo: Repo, hook: str, message: str) -> None:
 
     message = message.replace("\n", " ")
     try:
-        repo.log.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(repo.log.parent)
         with open(repo.log, "a", encoding="utf-8") as fh:
             fh.write(f"[{now()}] {hook}: {message}\n")
     except OSError:

@@ -76,6 +76,22 @@ def ask_checkbox(cands: list[Candidate], **pt: Any) -> Optional[list[Candidate]]
     return [cands[i] for i in picked]
 
 
+def _byte_lines(data: bytes) -> list[bytes]:
+    """The file's physical lines, each with its own line end, numbered as parse reads them
+    (split at LF only)."""
+    parts = data.split(b"\n")
+    lines = [p + b"\n" for p in parts[:-1]]
+    return lines + [parts[-1]] if parts[-1] else lines
+
+
+def _eol(lines: list[bytes]) -> bytes:
+    """The file's own line end: CRLF when its first terminated line has one."""
+    for ln in lines:
+        if ln.endswith(b"\n"):
+            return b"\r\n" if ln.endswith(b"\r\n") else b"\n"
+    return b"\n"
+
+
 def apply(repo: parse.Repo, picked: list[Candidate]) -> tuple[list[str], int]:
     """Append the new rules, drop the notes; returns (rules added, note lines removed)."""
     tat = repo.file("tattoo")
@@ -91,15 +107,24 @@ def apply(repo: parse.Repo, picked: list[Candidate]) -> tuple[list[str], int]:
         added.append(bullet + re.sub(r"\s+", " ", c.text))
     drop = {c.key for c in picked}
     content = {ln.no for ln in parse.notes(notes)}
-    kept = [s for i, s in enumerate(notes.raw, 1) if not (i in content and key(s) in drop)]
-    removed = len(notes.raw) - len(kept)
+    gone = {i for i, s in enumerate(notes.raw, 1) if i in content and key(s) in drop}
+    removed = len(gone)
+    # On bytes: a BOM, CRLF endings and bytes that are not UTF-8 in the lines not added
+    # or removed stay exactly as they were.
     if added:
-        raw = list(tat.raw)
-        while raw and not raw[-1].strip():
-            raw.pop()
-        write_atomic(tat.path, ("\n".join(raw + added) + "\n").encode("utf-8"))
+        lines = _byte_lines(tat.path.read_bytes() if tat.exists else b"")
+        eol = _eol(lines)
+        end = len(lines)
+        while end and not lines[end - 1].strip():
+            end -= 1
+        head, tail = lines[:end], lines[end:]
+        if head and not head[-1].endswith(b"\n"):
+            head[-1] += eol
+        new = [(r + "\n").encode("utf-8").replace(b"\n", eol) for r in added]
+        write_atomic(tat.path, b"".join(head + new + tail))
     if removed:
-        write_atomic(notes.path, "".join(s + "\n" for s in kept).encode("utf-8"))
+        lines = _byte_lines(notes.path.read_bytes())
+        write_atomic(notes.path, b"".join(s for i, s in enumerate(lines, 1) if i not in gone))
     return added, removed
 
 
