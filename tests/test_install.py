@@ -481,3 +481,43 @@ def test_lang_zh_writes_config_yaml_comments_in_chinese(tmp_path: Path) -> None:
     assert yaml.safe_load(text_zh) == yaml.safe_load(text_en)
     doctor = cli("doctor", str(zh))
     assert doctor.returncode == 0 and "read cleanly by the hooks" in doctor.stdout
+
+
+CLAUDE_MD = "# Notes\n\n- Run make test before every commit.\n- Never push to main directly.\n"
+
+
+def claude_repo(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path)
+    (repo / "CLAUDE.md").write_text(CLAUDE_MD, encoding="utf-8")
+    return repo
+
+
+def test_yes_import_brings_the_rules_and_leaves_the_source_alone(tmp_path: Path) -> None:
+    repo = claude_repo(tmp_path)
+    out = install(repo, "--import").stdout
+    tattoo = (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8")
+    assert "- Run make test before every commit." in tattoo
+    assert "- Never push to main directly." in tattoo
+    assert "imported 2 rule(s) into .agent/memory/tattoo.md from CLAUDE.md" in out
+    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD.encode()
+    again = install(repo, "--import").stdout  # already there: nothing offered, nothing doubled
+    assert "imported" not in again
+    assert (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8") == tattoo
+
+
+def test_yes_alone_imports_nothing(tmp_path: Path) -> None:
+    repo = claude_repo(tmp_path)
+    out = install(repo).stdout
+    assert "make test" not in (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8")
+    assert "imported" not in out
+    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD.encode()
+
+
+def test_dry_run_import_lists_the_rules_and_writes_nothing(tmp_path: Path) -> None:
+    repo = claude_repo(tmp_path)
+    out = install(repo, "--dry-run", "--import").stdout
+    assert "import: Run make test before every commit.  [CLAUDE.md:3]" in out
+    assert "import: Never push to main directly.  [CLAUDE.md:4]" in out
+    assert "2 rule(s) from CLAUDE.md would be imported" in out
+    assert not (repo / ".agent").exists()
+    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD.encode()
