@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Optional, Protocol
 
 from agenthooks import config, frameworks, messages, platforms
 from agenthooks.frameworks import claude_code
@@ -208,6 +208,15 @@ class QuestionaryPrompter:
         # into the next question (it once answered the final one).
         return bool(questionary.confirm(message, default=default, auto_enter=False,
                                         **self.io).unsafe_ask())
+
+    def pick_rules(self, offer: list[Any]) -> Optional[list[Any]]:
+        """The rules install offers to bring into tattoo.md, every one ticked."""
+        from agenthooks.memory import importer
+
+        names = "/".join(sorted({f.source for f in offer}))
+        return importer.ask_checkbox(
+            offer, message=f"Bring these rules from {names} into .agent/memory/tattoo.md? "
+                           "(space: untick, enter: import the ticked)", **self.io)
 
 
 class ScriptedPrompter:

@@ -54,6 +54,7 @@ def run(
     restore: tuple[str, ...] = (),
     interactive: bool | None = None,
     allow_dirty: bool = False,
+    import_rules: bool = False,
 ) -> int:
     root = target_dir(dir_)
     recorded = manifest.load(root)
@@ -91,6 +92,8 @@ def run(
         write_atomic(mpath, text.encode("utf-8"), 0o644)
     if not dry_run:
         frameworks.post_install(root, answers)
+    install_talk.import_rules(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
+                              picker=getattr(prompter, "pick_rules", None) if asking else None)
     _report(echo, root, answers, verdicts, mverdict, regs, gone,
             dry_run=dry_run, asking=asking)
     attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]

@@ -3,7 +3,7 @@ the last question, and what to do next. Also --add/--remove on the recorded fram
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Optional
 
 from agenthooks import frameworks, manifest, upgrade
 from agenthooks.answers import check
@@ -70,3 +70,37 @@ def git_add_paths(paths: list[str]) -> list[str]:
         if top not in out:
             out.append(top)
     return out
+
+
+def import_rules(echo: Callable[[str], None], root: Path, *, asking: bool, all_: bool,
+                 dry_run: bool, picker: Optional[Callable[[list[Any]], Optional[list[Any]]]]) -> None:
+    """The repo's existing one-line rules (CLAUDE.md, AGENTS.md, ...) not yet in tattoo.md:
+    picked at a prompt (all ticked), all with --import, none with --yes alone. Every
+    install offers the ones still missing; the source files are never edited."""
+    from agenthooks.memory import importer, parse
+
+    offer = [f for f in importer.find_rules(root) if not f.skip]
+    if not offer or not (asking or all_ or dry_run):
+        return
+    if dry_run:
+        for f in offer:
+            echo(f"import: {f.label()}")
+        how = "would be imported" if all_ else "would be offered (--import takes them all)"
+        echo(f"dry run: {len(offer)} rule(s) from {_sources(offer)} {how} into {TATTOO}")
+        return
+    picked = offer if all_ else picker(offer) if picker else []
+    if not picked:
+        echo(f"imported no rules into {TATTOO}")
+        return
+    importer.append_rules(root, picked)
+    echo(f"imported {len(picked)} rule(s) into {TATTOO} from {_sources(picked)} "
+         "(those files are unchanged)")
+    parse.log(parse.find_repo(root), "import",
+              f"appended {len(picked)} rule(s) to tattoo.md from {_sources(picked)}")
+
+
+TATTOO = ".agent/memory/tattoo.md"
+
+
+def _sources(found: list[Any]) -> str:
+    return ", ".join(sorted({f.source for f in found}))

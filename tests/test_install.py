@@ -496,7 +496,6 @@ def test_dry_run_count_matches_its_verdict_lines(tmp_path: Path) -> None:
         assert f"dry run: {len(writes)} file(s) would change; nothing was written" in dry, dry
 
 
-
 def test_budget_help_says_it_updates_an_existing_config(tmp_path: Path) -> None:
     help_text = " ".join(cli("install", "--help").stdout.split())
     assert "updated in an existing one" in help_text
@@ -504,3 +503,43 @@ def test_budget_help_says_it_updates_an_existing_config(tmp_path: Path) -> None:
     install(repo)
     install(repo, "--budget", "900")
     assert "budget_tokens: 900\n" in (repo / ".agent/config.yaml").read_text()
+
+
+CLAUDE_MD = "# Notes\n\n- Run make test before every commit.\n- Never push to main directly.\n"
+
+
+def claude_repo(tmp_path: Path) -> Path:
+    repo = make_repo(tmp_path)
+    (repo / "CLAUDE.md").write_text(CLAUDE_MD, encoding="utf-8")
+    return repo
+
+
+def test_yes_import_brings_the_rules_and_leaves_the_source_alone(tmp_path: Path) -> None:
+    repo = claude_repo(tmp_path)
+    out = install(repo, "--import").stdout
+    tattoo = (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8")
+    assert "- Run make test before every commit." in tattoo
+    assert "- Never push to main directly." in tattoo
+    assert "imported 2 rule(s) into .agent/memory/tattoo.md from CLAUDE.md" in out
+    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD.encode()
+    again = install(repo, "--import").stdout  # already there: nothing offered, nothing doubled
+    assert "imported" not in again
+    assert (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8") == tattoo
+
+
+def test_yes_alone_imports_nothing(tmp_path: Path) -> None:
+    repo = claude_repo(tmp_path)
+    out = install(repo).stdout
+    assert "make test" not in (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8")
+    assert "imported" not in out
+    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD.encode()
+
+
+def test_dry_run_import_lists_the_rules_and_writes_nothing(tmp_path: Path) -> None:
+    repo = claude_repo(tmp_path)
+    out = install(repo, "--dry-run", "--import").stdout
+    assert "import: Run make test before every commit.  [CLAUDE.md:3]" in out
+    assert "import: Never push to main directly.  [CLAUDE.md:4]" in out
+    assert "2 rule(s) from CLAUDE.md would be imported" in out
+    assert not (repo / ".agent").exists()
+    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD.encode()

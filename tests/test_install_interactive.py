@@ -17,7 +17,7 @@ ENTER = "\r"
 TIMEOUT = int(os.environ.get("PEXPECT_TIMEOUT", "60"))  # generous: two cores shared with other test runs
 
 
-def spawn(repo: Path, home: Path, *args: str) -> pexpect.spawn:
+def spawn(repo: Path, home: Path, *args: str, command: str = "install") -> pexpect.spawn:
     """The real CLI on a pty, 200x40, TERM=xterm, PATH holding git and nothing agent-like."""
     bin_ = home / "bin"
     bin_.mkdir(exist_ok=True)
@@ -25,7 +25,7 @@ def spawn(repo: Path, home: Path, *args: str) -> pexpect.spawn:
         (bin_ / "git").symlink_to(str(shutil.which("git")))
     env = {**os.environ, "HOME": str(home), "PATH": str(bin_), "TERM": "xterm",
            "COLUMNS": "200", "LINES": "40"}
-    return pexpect.spawn(sys.executable, ["-m", "agenthooks", "install", *args], cwd=str(repo),
+    return pexpect.spawn(sys.executable, ["-m", "agenthooks", command, *args], cwd=str(repo),
                          env=env, dimensions=(40, 200), timeout=TIMEOUT, encoding="utf-8")
 
 
@@ -156,3 +156,43 @@ def test_the_readme_git_add_line_works_after_a_claude_code_install(tmp_path: Pat
     proc = subprocess.run(["bash", "-c", line.split("&&")[0]], cwd=repo, capture_output=True,
                           text=True)
     assert proc.returncode == 0, proc.stderr  # no "pathspec '.codex' did not match"
+
+
+def test_the_rules_in_claude_md_are_offered_ticked_and_enter_imports_them(
+        tmp_path: Path, isolated_home: Path) -> None:
+    repo = make_repo(tmp_path)
+    source = "# Notes\n\n- Run make test before every commit.\n- Never push to main directly.\n"
+    (repo / "CLAUDE.md").write_text(source, encoding="utf-8")
+    child = spawn(repo, isolated_home, "--framework", "generic")
+    for question in ("Which systems", "Language", "Injection budget"):
+        expect(child, question)
+        child.send(ENTER)
+    expect(child, r"Write these files\?")
+    child.send("y" + ENTER)
+    expect(child, r"Bring these rules from CLAUDE\.md into \.agent/memory/tattoo\.md\?")
+    expect(child, r"● Run make test before every commit\.")  # ticked before any key
+    expect(child, r"● Never push to main directly\.")
+    assert "make test" not in (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8")
+    child.send(ENTER)
+    out, rc = finish(child)
+    assert rc == 0, out
+    assert "imported 2 rule(s) into .agent/memory/tattoo.md from CLAUDE.md" in out
+    tattoo = (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8")
+    assert "- Run make test before every commit.\n" in tattoo
+    assert "- Never push to main directly.\n" in tattoo
+    assert (repo / "CLAUDE.md").read_text(encoding="utf-8") == source
+
+
+def test_uninstall_purge_waits_for_enter_after_its_one_key_answer(
+        tmp_path: Path, isolated_home: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    child = spawn(repo, isolated_home, "--purge", command="uninstall")
+    expect(child, r"memory included\?")
+    child.send("y")  # one key: not yet an answer
+    assert child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=3) == 1
+    assert (repo / ".agent/memory").is_dir()
+    child.send("\x7fn" + ENTER)  # changed its mind before Enter
+    out, rc = finish(child)
+    assert rc != 0 and "nothing was removed" in out
+    assert (repo / ".agent/memory").is_dir()

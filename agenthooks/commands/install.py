@@ -47,6 +47,9 @@ def register(app: typer.Typer) -> None:
             help="Bring back a generated file you deleted (repeatable).")] = None,
         allow_dirty: Annotated[bool, typer.Option("--allow-dirty",
             help="Upgrade even when files it would merge into have uncommitted changes.")] = False,
+        import_: Annotated[bool, typer.Option("--import",
+            help="With --yes: import every rule found in CLAUDE.md, AGENTS.md, ... into "
+                 "tattoo.md (without it --yes imports none).")] = False,
     ) -> int:
         """Scaffold .agent/ and render the hooks; re-run to upgrade."""
         from agenthooks.errors import UserError
@@ -65,4 +68,5 @@ def register(app: typer.Typer) -> None:
         return install.run(dir_, flags, yes=yes, dry_run=dry_run,
                            prompter_factory=prompter if sys.stdin.isatty() and not yes else None,
                            echo=typer.echo, conflict=conflict,
-                           restore=tuple(restore or ()), allow_dirty=allow_dirty)
+                           restore=tuple(restore or ()), allow_dirty=allow_dirty,
+                           import_rules=import_)

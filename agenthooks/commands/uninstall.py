@@ -24,7 +24,8 @@ def register(app: typer.Typer) -> None:
         def ask(message: str) -> bool:
             import questionary
 
-            return bool(questionary.confirm(message, default=False).unsafe_ask())
+            # auto_enter=False: a one-key answer waits for Enter, as install's questions do.
+            return bool(questionary.confirm(message, default=False, auto_enter=False).unsafe_ask())
 
         confirm: Callable[[str], bool] | None = \
             ask if sys.stdin.isatty() and sys.stdout.isatty() else None

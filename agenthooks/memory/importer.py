@@ -64,14 +64,15 @@ def append_rules(root: Path, picked: list[Found]) -> list[str]:
     return lines
 
 
-def ask_checkbox(found: list[Found], **pt: Any) -> Optional[list[Found]]:
+def ask_checkbox(found: list[Found], message: str = "", **pt: Any) -> Optional[list[Found]]:
     """Every rule starts ticked: the user came to import, and unticking the odd one out
     is fewer keys than ticking the rest. None when the user cancels."""
     import questionary
 
     choices = [questionary.Choice(f.label(), value=i, checked=True) for i, f in enumerate(found)]
-    picked = questionary.checkbox("Rules to append to tattoo.md (space: untick, enter: done)",
-                                  choices=choices, **pt).ask()
+    picked = questionary.checkbox(
+        message or "Rules to append to tattoo.md (space: untick, enter: done)",
+        choices=choices, **pt).ask()
     if picked is None:
         return None
     return [found[i] for i in picked]
