@@ -278,7 +278,18 @@ def test_an_unclosed_comment_hides_only_its_paragraph(tmp_path: Path, userland: 
     assert "no project rules yet" not in block, block
     assert "- Indent with 4 spaces" in block and "- Every API returns" in block, block
     assert "- ship it" in block and "- the parser" in block, block
-    assert "rollback (the closing arrow" not in block  # the comment's own paragraph stays out
+    assert "rollback (the closing arrow" in block  # a tattoo's unclosed comment hides no line after it
+
+
+@pytest.mark.parametrize("userland", cases("3-unclosed-comment-tight"))
+def test_an_unclosed_comment_in_tattoo_hides_no_rule(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    write_memory(repo, tattoo="# Project hard rules\n<!-- closed\n- inside a closed comment\n-->\n"
+                              "- Rule one\n<!-- the arrow was deleted\n- Rule two\n- Rule three\n")
+    block = context(run(repo, "pre_task", env, "", "--show").stdout)
+    for rule in ("- Rule one", "- Rule two", "- Rule three"):
+        assert rule in block, block
+    assert "inside a closed comment" not in block, block
 
 
 def test_lint_flags_comments_that_hide_memory(tmp_path: Path) -> None:
@@ -289,7 +300,7 @@ def test_lint_flags_comments_that_hide_memory(tmp_path: Path) -> None:
                               "<!-- closed --> - after the arrow\n")
     out = cli("lint", str(repo)).stdout
     assert (".agent/memory/tattoo.md:2: error: '<!--' is not closed by '-->' before the next blank "
-            "line: lines 2-3 are not loaded") in out, out
+            "line: lines 2-3 are loaded as rules") in out, out
     assert ".agent/memory/tattoo.md:6: warning: text after '-->'" in out, out
     write_memory(repo, tattoo=SAMPLE_TATTOO, notes="- a --> b\n")
     assert "'-->'" not in cli("lint", str(repo)).stdout  # an arrow in a note is text
