@@ -145,7 +145,7 @@ def lines_of(platforms: list[str], frameworks: list[str]) -> dict[str, int]:
 def test_rendered_hooks_stay_small() -> None:
     default = lines_of(["linux"], ["claude-code"])
     assert sum(default.values()) <= 1200, default
-    assert max(default.values()) <= 600, default
+    assert max(default.values()) <= 605, default  # 600 before the guard against a caller's functions and options
     every = lines_of(["linux", "macos", "busybox"], list(NAMES))
     assert sum(every.values()) <= 1600, every
 

@@ -69,6 +69,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'<!--' is not closed by '-->' before the next blank line: lines {a}-{b} are not loaded; "
         "close the comment",
         "'<!--' 在下一个空行之前没有用 '-->' 闭合：第 {a}-{b} 行不会被加载；请闭合注释"),
+    "unclosed_comment_rules": (
+        "'<!--' is not closed by '-->' before the next blank line: lines {a}-{b} are loaded as "
+        "rules; close the comment or delete '<!--'",
+        "'<!--' 在下一个空行之前没有用 '-->' 闭合：第 {a}-{b} 行会作为规则加载；请闭合注释或删除 '<!--'"),
     "after_comment": ("text after '-->' on this line is not loaded: put it on its own line",
                       "本行 '-->' 之后的文字不会被加载：请把它放到单独一行"),
     "delimiter": (
@@ -431,7 +435,8 @@ def check_markup(mf: parse.MemFile, lang: str = "en") -> list[Finding]:
         if opened and (not s.strip(" \t\r") or "-->" in s):
             if "-->" not in s:
                 out.append(Finding(mf.label, opened, "error",
-                                   say(lang, "unclosed_comment", a=opened, b=ln.no - 1)))
+                                   say(lang, "unclosed_comment_rules" if mf.label.endswith("tattoo.md")
+                                       else "unclosed_comment", a=opened, b=ln.no - 1)))
             opened = 0
         elif not opened and not ok and re.match(r"^[ \t]*<!--", s) and "-->" not in s:
             opened = ln.no

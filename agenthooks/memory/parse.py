@@ -136,13 +136,23 @@ def load_file(path: Path, label: str, cap: int | None = None, tail: bool = False
     return mf
 
 
-def content_lines(raw: list[str]) -> list[tuple[Line, bool]]:
+def content_lines(raw: list[str], unclosed_hides: bool = True) -> list[tuple[Line, bool]]:
     """(line, is_content) for every line: blank lines and HTML comments are not content.
     A comment opens with a line starting `<!--` and runs to the first line holding `-->`,
-    but never past a blank line: an unclosed `<!--` hides its own paragraph, no more."""
-    out, incomment = [], False
+    but never past a blank line: an unclosed `<!--` hides its own paragraph, no more
+    (unclosed_hides=False, as the hooks read tattoo.md: only its opening line)."""
+    out: list[tuple[Line, bool]] = []
+    incomment, opened = False, 0
+
+    def reopen() -> None:  # the comment never closed: the lines after its opening line count
+        for j in range(opened, len(out)):
+            ln = out[j][0]
+            out[j] = (ln, not unclosed_hides and not re.match(r"^[ \t\r]*(<!--|$)", ln.text))
+
     for i, s in enumerate(raw, 1):
         if not s.strip(" \t\r"):
+            if incomment:
+                reopen()
             incomment = False
             out.append((Line(i, s), False))
             continue
@@ -153,16 +163,19 @@ def content_lines(raw: list[str]) -> list[tuple[Line, bool]]:
             continue
         if re.match(r"^[ \t]*<!--", s):
             if "-->" not in s:
-                incomment = True
+                incomment, opened = True, len(out) + 1
             out.append((Line(i, s), False))
             continue
         out.append((Line(i, s), True))
+    if incomment:
+        reopen()
     return out
 
 
 def rules(mf: MemFile) -> list[Line]:
     """Tattoo rules: content lines that are not '# ' headings."""
-    return [ln for ln, ok in content_lines(mf.raw) if ok and not re.match(r"^#[ \t]", ln.text)]
+    return [ln for ln, ok in content_lines(mf.raw, unclosed_hides=False)
+            if ok and not re.match(r"^#[ \t]", ln.text)]
 
 
 def sections(mf: MemFile) -> list[Section]:

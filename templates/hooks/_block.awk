@@ -142,7 +142,19 @@ FNR == 1 {
 # One regex per line sends blank, comment and title lines to skip(): big files stay cheap.
 K == "utat" || K == "tattoo" {
   if (K == "tattoo") tl++
-  if (incomment || $0 ~ /^([ \t\r]*(<!--|$)|#[ \t])/) { skip($0); next }
+  # A rule after an unclosed "<!--" is kept until a "-->" shows it was in a comment: then the
+  # rules since the opening line go again; a blank line or the file's end keeps them.
+  if (incomment && index($0, "-->")) {
+    incomment = 0
+    if (K == "utat") { nut = CK[1]; uchars = CK[2]; uextra = CK[3] } else { ntat = CK[1]; pchars = CK[2]; pextra = CK[3] }
+    next
+  }
+  if ($0 ~ /^([ \t\r]*(<!--|$)|#[ \t])/) {
+    if (incomment) { if ($0 ~ /^[ \t\r]*$/) incomment = 0; next }
+    skip($0)
+    if (incomment) { CK[1] = K == "utat" ? nut : ntat; CK[2] = K == "utat" ? uchars : pchars; CK[3] = K == "utat" ? uextra : pextra }
+    next
+  }
   if (K == "utat") {
     if (uchars > cap) { uextra++; next }
     UT[++nut] = clean($0, "~/.agent/memory/tattoo.md")

@@ -31,6 +31,13 @@ def test_rules_skip_headings_blank_lines_and_html_comments(tmp_path: Path) -> No
                                                            (8, "- two")]
 
 
+def test_an_unclosed_comment_hides_no_rule(tmp_path: Path) -> None:
+    mf = mem(tmp_path, "# Rules\n<!-- a\n- hidden -->\n- one\n<!-- never closed\n- two\n# Title\n- three\n"
+                       "\n- four\n<!-- to the end\n- five\n")
+    assert [ln.text for ln in parse.rules(mf)] == ["- one", "- two", "- three", "- four", "- five"]
+    assert [ln.no for ln, ok in parse.content_lines(mf.raw) if ok] == [1, 4, 10]  # as snapshot and notes read
+
+
 @pytest.mark.parametrize("title, key", [
     ("Goal", "goal"), ("Goals:", "goal"), ("In progress", "progress"), ("in-progress", "progress"),
     ("Key decisions", "decisions"), ("Done", "done"), ("To do", "todo"), ("Next", "todo"),

@@ -278,7 +278,18 @@ def test_an_unclosed_comment_hides_only_its_paragraph(tmp_path: Path, userland: 
     assert "no project rules yet" not in block, block
     assert "- Indent with 4 spaces" in block and "- Every API returns" in block, block
     assert "- ship it" in block and "- the parser" in block, block
-    assert "rollback (the closing arrow" not in block  # the comment's own paragraph stays out
+    assert "rollback (the closing arrow" in block  # a tattoo's unclosed comment hides no line after it
+
+
+@pytest.mark.parametrize("userland", cases("3-unclosed-comment-tight"))
+def test_an_unclosed_comment_in_tattoo_hides_no_rule(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    write_memory(repo, tattoo="# Project hard rules\n<!-- closed\n- inside a closed comment\n-->\n"
+                              "- Rule one\n<!-- the arrow was deleted\n- Rule two\n- Rule three\n")
+    block = context(run(repo, "pre_task", env, "", "--show").stdout)
+    for rule in ("- Rule one", "- Rule two", "- Rule three"):
+        assert rule in block, block
+    assert "inside a closed comment" not in block, block
 
 
 def test_lint_flags_comments_that_hide_memory(tmp_path: Path) -> None:
@@ -289,7 +300,7 @@ def test_lint_flags_comments_that_hide_memory(tmp_path: Path) -> None:
                               "<!-- closed --> - after the arrow\n")
     out = cli("lint", str(repo)).stdout
     assert (".agent/memory/tattoo.md:2: error: '<!--' is not closed by '-->' before the next blank "
-            "line: lines 2-3 are not loaded") in out, out
+            "line: lines 2-3 are loaded as rules") in out, out
     assert ".agent/memory/tattoo.md:6: warning: text after '-->'" in out, out
     write_memory(repo, tattoo=SAMPLE_TATTOO, notes="- a --> b\n")
     assert "'-->'" not in cli("lint", str(repo)).stdout  # an arrow in a note is text
@@ -404,3 +415,39 @@ def test_invisible_characters_never_reach_the_model(tmp_path: Path, userland: st
     block = context(run(repo, "pre_task", env, "", "--show").stdout)
     for i, c in enumerate(chars):
         assert f"- rule{i} ab\n" in block, hex(ord(c))
+
+
+# What a shell that runs a hook by hand (bash .agent/hooks/pre_task.sh) can export to it.
+HOSTILE_SHELL = {
+    "BASH_FUNC_printf%%": "() { builtin printf NOISE; builtin printf \"$@\"; }",
+    "BASH_FUNC_echo%%": "() { builtin printf NOISE; }",
+    "BASH_FUNC_cat%%": "() { builtin printf NOISE; }",
+    "BASH_FUNC_builtin%%": "() { command builtin printf NOISE; }",
+    "BASH_FUNC_unset%%": "() { :; }",
+    "BASH_FUNC_set%%": "() { :; }",
+    "BASH_FUNC_read%%": "() { :; }",
+    "BASH_FUNC_compgen%%": "() { :; }",
+    "BASH_FUNC_[%%": "() { return 0; }",
+    "SHELLOPTS": "xtrace:noclobber",
+    "PS4": "$(echo X >&2)+ ",
+}
+
+
+@pytest.mark.parametrize("userland", cases("1-direct-invocation"))
+@pytest.mark.parametrize("hook", ["pre_task", "post_edit", "on_compact"])
+def test_direct_invocation_drops_exported_functions_and_options(
+        tmp_path: Path, userland: str, hook: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    stdin = {**START, "hook_event_name": {"pre_task": "SessionStart", "post_edit": "PostToolUse",
+                                          "on_compact": "PreCompact"}[hook],
+             "tool_input": {"file_path": "src/a.py"}}
+    clean = run(repo, hook, env, stdin)
+    (repo / ".agent" / "log").exists() and shutil.rmtree(repo / ".agent" / "log")
+    got = run(repo, hook, {**env, **HOSTILE_SHELL}, stdin)
+    assert got.returncode == 0
+    assert "NOISE" not in got.stdout
+    assert got.stdout == clean.stdout
+    if hook == "pre_task":
+        assert BEGIN in context(got.stdout)
+    # The lines before the options are off are traced; nothing after them.
+    assert len(got.stderr.splitlines()) <= 8, got.stderr[:2000]
