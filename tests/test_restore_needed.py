@@ -95,3 +95,23 @@ def test_doctor_hints_bring_back_a_registered_hook_and_the_hooks_folder(tmp_path
     git(repo, "rm", "-rq", ".agent/hooks")
     assert any("layout" in l for l in run_every_hint(repo))
     assert cli("doctor", str(repo)).returncode == 0, cli("doctor", str(repo)).stdout
+
+
+def test_uninstall_names_an_edited_hook_that_can_no_longer_run(tmp_path: Path) -> None:
+    repo = installed(tmp_path)
+    (repo / POST).write_text((repo / POST).read_text() + "# mine\n")
+    proc = cli("uninstall", str(repo))
+    assert proc.returncode == 0, proc.stderr
+    v = verdicts(proc.stdout)
+    assert v[PRE][0] == "remove" and v[POST][0] == "keep"
+    assert "sources pre_task.sh, which uninstall takes out, so it can no longer run" \
+        in v[POST][1], v[POST]
+    assert "can no longer run" not in v.get(COMPACT, ("", ""))[1]
+    assert "missing" in run_hook(repo, "post_edit").stderr
+
+
+def test_uninstall_says_nothing_more_when_the_edited_hook_sources_nothing(tmp_path: Path) -> None:
+    repo = installed(tmp_path)
+    (repo / POST).write_text("#!/bin/bash\necho mine\n")
+    v = verdicts(cli("uninstall", str(repo)).stdout)
+    assert v[POST] == ("keep", "edited by you: left in place")
