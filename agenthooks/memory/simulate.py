@@ -137,16 +137,15 @@ def _section(block: str, title: str) -> list[str]:
     return out
 
 
-def drill(root: Path, lang: str, cfg: dict[str, Any],
-          framework: str = frameworks.DEFAULT) -> tuple[Drill, str, str]:
-    d = Drill(root, lang, cfg, framework)
-    base = reloaded = ""
-    d.new_log()
+def _start_and_edits(d: Drill, root: Path, cfg: dict[str, Any]) -> str:
+    """Steps 1 and 2: the session start's block (empty when it failed), then the edits."""
+    base = ""
     # 1. Session start.
     rc, out = d.hook("pre_task", {"hook_event_name": "SessionStart", "source": "startup"})
     logs = d.new_log()
     inj = d.agent / "injected_context.txt"
-    published = inj.is_file() and inj.read_text("utf-8", "replace").rstrip("\n") == out.rstrip("\n")
+    published = inj.is_file() and \
+        inj.read_text("utf-8", "replace").rstrip("\n") == out.rstrip("\n")
     if rc == 0 and out.startswith(BEGIN) and END in out and published and \
             any("memory loaded" in s for s in logs):
         base = out
@@ -170,6 +169,15 @@ def drill(root: Path, lang: str, cfg: dict[str, Any],
         any("reminded the agent" in s for s in logs)
     d.step("edits", ok, "post_edit reminded the agent once about the stale snapshot"
            if ok else f"post_edit (status {rc1}/{rc2}) did not remind exactly once")
+    return base
+
+
+def drill(root: Path, lang: str, cfg: dict[str, Any],
+          framework: str = frameworks.DEFAULT) -> tuple[Drill, str, str]:
+    d = Drill(root, lang, cfg, framework)
+    reloaded = ""
+    d.new_log()
+    base = _start_and_edits(d, root, cfg)
     # 3. Prompts while the context grows: no reload (a periodic one is allowed).
     lens = (40000, 60000, 80000)
     bad = []
