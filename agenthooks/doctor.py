@@ -27,6 +27,16 @@ class Check:
     message: str
 
 
+def fix_missing(root: Path, missing: list[str], files: dict[str, Any]) -> str:
+    """The install command that brings the missing paths back: install keeps a file it
+    recorded deleted (the user's choice) unless --restore names it, or a hook still there
+    sources it. A missing folder stands for the recorded files under it."""
+    restore = sorted({rel for rel in files for m in missing
+                      if (rel == m or rel.startswith(m.rstrip("/") + "/"))
+                      and not (root / rel).exists()})
+    return "agenthooks install" + "".join(f" --restore {rel}" for rel in restore)
+
+
 def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
     out = []
     for hook in render.HOOKS:
@@ -35,11 +45,9 @@ def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
         rec = files.get(rel)
         name = f"hook {hook}.sh"
         if not path.is_file():
-            if rec is not None:
-                out.append(Check(name, "fail", f"{rel} is missing (deleted): run agenthooks "
-                                 f"install --restore {rel}"))
-            else:
-                out.append(Check(name, "fail", f"{rel} is missing: run agenthooks install"))
+            deleted = " (deleted)" if rec is not None else ""
+            out.append(Check(name, "fail", f"{rel} is missing{deleted}: run "
+                             + fix_missing(root, [rel], files)))
             continue
         data = path.read_bytes()
         if not os.access(path, os.X_OK):
@@ -131,7 +139,7 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
     return [Check("templates", "ok", f"current for agenthooks {__version__}")]
 
 
-def _registrations(root: Path, answers: dict[str, Any]) -> list[Check]:
+def _registrations(root: Path, answers: dict[str, Any], files: dict[str, Any]) -> list[Check]:
     out = []
     for name in answers.get("frameworks", []):
         mod = frameworks.get(name)
@@ -145,11 +153,12 @@ def _registrations(root: Path, answers: dict[str, Any]) -> list[Check]:
         except Exception as exc:  # noqa: BLE001 - another module: report, never crash
             out.append(Check(f"framework {name}", "fail", f"cannot check: {exc}"))
             continue
-        problems = []
+        problems, gone = [], []
         for pf in planned:
             path = root / pf.path
             if not path.is_file():
                 problems.append(f"{pf.path} is missing")
+                gone.append(pf.path)
                 continue
             text = path.read_bytes().decode("utf-8", errors="replace")  # CRLF kept
             if text != pf.text:
@@ -157,9 +166,10 @@ def _registrations(root: Path, answers: dict[str, Any]) -> list[Check]:
             for hook in sorted(set(HOOK_REF.findall(text))):
                 if not (root / ".agent/hooks" / hook).is_file():
                     problems.append(f"{pf.path} points at .agent/hooks/{hook}, which is missing")
+                    gone.append(f".agent/hooks/{hook}")
         if problems:
             out.append(Check(f"framework {name}", "fail",
-                             "; ".join(problems) + ": run agenthooks install"))
+                             "; ".join(problems) + ": run " + fix_missing(root, gone, files)))
         elif planned:
             out.append(Check(f"framework {name}", "ok",
                              f"registered in {', '.join(pf.path for pf in planned)}"))
@@ -305,7 +315,8 @@ def checks(root: Path) -> list[Check]:
     missing = [p for p in (".agent/hooks", ".agent/memory", ".agent/config.yaml",
                            manifest.PATH) if not (root / p).exists()]
     out.insert(0, Check("layout", "fail" if missing else "ok",
-                        f"missing {', '.join(missing)}: run agenthooks install" if missing
+                        f"missing {', '.join(missing)}: run "
+                        + fix_missing(root, missing, data.get("files", {})) if missing
                         else "complete"))
     if (root / manifest.PATH).is_file() and not any(c.name == "manifest" for c in out):
         out += _manifest(root, data)
@@ -316,7 +327,7 @@ def checks(root: Path) -> list[Check]:
     out += _outdated(data, root)
     answers = data.get("answers", {})
     if answers.get("frameworks"):
-        out += _registrations(root, answers)
+        out += _registrations(root, answers, data.get("files", {}))
     if "frameworks" in answers:
         out += _unselected(root, answers)
     out += _config(root, answers)

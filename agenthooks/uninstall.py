@@ -89,9 +89,30 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
                       moves=[(legacy, path)]))
         elif exists:
             step(Step(Verdict("remove", rel), removes=[path]))
+    _orphans(root, plan)
     _memory(root, plan)
     _runtime(root, plan)
     return plan
+
+
+def _orphans(root: Path, plan: Plan) -> None:
+    """An edited hook left in place that sources a file uninstall takes out can no longer
+    run: its verdict says so, so nobody finds out from the agent's next failing run."""
+    # A move puts the user's earlier file back over ours: ours is gone all the same.
+    gone = {p for s in plan.steps for p in s.removes} | \
+        {dst for s in plan.steps for _src, dst in s.moves}
+    for i, s in enumerate(plan.steps):
+        path = root / s.verdict.path
+        if s.verdict.verdict != "keep" or not s.verdict.path.endswith(".sh") \
+                or not path.is_file():
+            continue
+        lost = sorted(n for n in upgrade.sourced(path.read_bytes()) if path.with_name(n) in gone
+                      and n != path.name)
+        if lost:
+            plan.steps[i] = Step(Verdict("keep", s.verdict.path, s.verdict.note + "; it "
+                                         f"sources {', '.join(lost)}, which uninstall takes out, so it can no "
+                                         "longer run: delete it, or keep a copy of "
+                                         f"{lost[0]}"))
 
 
 def _stock_memory(name: str) -> set[bytes]:

@@ -12,6 +12,9 @@ conflict   ours, edited, and the edit clashes: FILE.agenthooks-new beside it, wi
            its memory (Claude Code even blocks the prompt on a hook's exit 2)
 keep       memory, the user's config, an edit with nothing new to merge in, or a file
            the user deleted (it stays deleted unless --restore FILE)
+restore    a file the user deleted that another hook still sources (post_edit.sh and
+           on_compact.sh load pre_task.sh): written again, since keeping it deleted would
+           not keep the user's choice but break every run of the hooks they kept
 skip       not ours, in a path we write: moved aside to FILE.legacy and ours written,
            or refused (left alone) with a one-line hint
 remove     ours, pristine, and no longer generated
@@ -22,6 +25,7 @@ the same classification without the writes, so it prints the same verdicts.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,7 +40,11 @@ from agenthooks.render import TEMPLATE_REVS
 NEW_SUFFIX = ".agenthooks-new"
 LEGACY_SUFFIX = ".legacy"
 MARKER = b">>>>>>> agenthooks (new)"
-WRITES = ("create", "update", "merge", "conflict", "skip", "remove")
+WRITES = ("create", "update", "merge", "conflict", "skip", "remove", "restore")
+# How a hook sources another: `AH_LIB=${BASH_SOURCE[0]%post_edit.sh}pre_task.sh` then
+# `. "$AH_LIB"`, or `. "$AH_HOOKS/pre_task.sh"`.
+SOURCES_RE = re.compile(rb'AH_LIB=\$\{BASH_SOURCE\[0\]%[^}]*\}([A-Za-z0-9_.-]+\.sh)'
+                        rb'|(?:^|[;&|\s])(?:\.|source)\s+"?\$\{?AH_HOOKS\}?/([A-Za-z0-9_.-]+\.sh)')
 
 
 @dataclass(frozen=True)
@@ -356,6 +364,7 @@ def classify(
     steps: list[Step] = []
     records: dict[str, Any] = {}
     pristine: list[bytes] = []
+    seens: list[Seen] = []
     planned_paths = {pf.path for pf in planned}
     unknown = sorted(set(restore) - planned_paths)
     if unknown:
@@ -371,13 +380,53 @@ def classify(
                     restore=restore, conflict=conflict, in_git=in_git,
                     settings=settings or {})
         step, rec, base = CLASSIFIERS[pf.kind](seen)
+        seens.append(seen)
         steps.append(step)
         if rec is not None:
             records[pf.path] = rec
         if base is not None:
             pristine.append(manifest.lf(base))  # stored as the manifest's blob id names it
+    _restore_needed(seens, steps, records, pristine)
     steps.extend(_retired(root, recorded, planned_paths, records))
     return Plan(steps, records, pristine)
+
+
+def sourced(text: bytes) -> set[str]:
+    """The file names (in the same folder) a hook's text sources."""
+    return {a.decode() or b.decode() for a, b in SOURCES_RE.findall(text)}
+
+
+def _after(seen: Seen, step: Step) -> bytes | None:
+    """A planned file's bytes once the step ran (None: it will not be there)."""
+    for path, data, _mode in step.writes:
+        if path == seen.path:
+            return data
+    return None if seen.path in step.removes else seen.cur
+
+
+def _restore_needed(seens: list[Seen], steps: list[Step], records: dict[str, Any],
+                    pristine: list[bytes]) -> None:
+    """A hook the user deleted that a hook still there sources comes back: without it
+    the other hooks fail on every run. Repeated until nothing more is needed."""
+    changed = True
+    while changed:
+        changed = False
+        for i, s in enumerate(seens):
+            if s.pf.kind != "owned" or s.cur is not None or s.lexists or s.rec is None \
+                    or steps[i].writes or steps[i].verdict.verdict != "keep":
+                continue
+            name = s.path.name
+            needers = [o.path.name for j, o in enumerate(seens)
+                       if j != i and o.path.parent == s.path.parent
+                       and name in sourced(_after(o, steps[j]) or b"")]
+            if not needers:
+                continue
+            steps[i] = Step(Verdict("restore", s.pf.path, f"deleted, but needed by "
+                                    f"{', '.join(needers)}"),
+                            writes=[(s.path, s.new, s.pf.mode)])
+            records[s.pf.path] = s.record
+            pristine.append(s.new)
+            changed = True
 
 
 def _retired(root: Path, recorded: dict[str, Any], planned_paths: set[str],

@@ -53,5 +53,6 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Cline: turn hooks on (extension setting 'Enable Hooks'; CLI: "
-            "cline config set hooks-enabled=true). Cline 4.1.11 or newer passes PreToolUse "
-            "and PostToolUse output to the model; memory arrives with the first tool call."]
+            "cline config set hooks-enabled=true). Tested with Cline CLI 3.0.65, which passes "
+            "PreToolUse and PostToolUse output to the model; memory arrives with the first "
+            "tool call."]

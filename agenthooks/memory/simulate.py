@@ -26,6 +26,45 @@ BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
 
 
+# The envelopes the drill speaks: a framework's event names, where the name differs from
+# Claude Code's, and whether its hooks answer in JSON (hookSpecificOutput.additionalContext).
+# Any other installed framework is drilled with the generic envelope, and the drill says so.
+ENVELOPES: dict[str, tuple[dict[str, str], bool]] = {
+    frameworks.DEFAULT: ({}, False),
+    "claude-code": ({}, True),
+    "codex": ({}, True),
+    "gemini-cli": ({"UserPromptSubmit": "BeforeAgent", "PreCompact": "PreCompress",
+                    "PostToolUse": "AfterTool"}, True),
+}
+# The log words of a reload the compaction event caused. Gemini CLI's PreCompress fires
+# before every request, so it only marks a candidate, confirmed by the length drop.
+ANNOUNCED = {"gemini-cli": "after PreCompress"}
+TOOL_NAMES = {"gemini-cli": "replace"}
+
+
+def envelope(installed: list[str]) -> tuple[str, str]:
+    """The framework to drill (the first installed one the drill speaks) and a note."""
+    for name in installed:
+        if name in ENVELOPES:
+            return name, ""
+    if installed:
+        return frameworks.DEFAULT, (f"{', '.join(installed)}: an envelope the drill does not "
+                                    "speak; drilled with the generic one")
+    return frameworks.DEFAULT, ""
+
+
+def context_of(framework: str, stdout: str) -> str:
+    """The text the host hands the model, from a hook's stdout in the framework's form."""
+    if not ENVELOPES[framework][1] or not stdout.strip():
+        return stdout
+    try:
+        data = json.loads(stdout)
+        text = data["hookSpecificOutput"]["additionalContext"]
+    except (ValueError, KeyError, TypeError):
+        return ""  # not the form the host reads: the host gives the model nothing
+    return text if isinstance(text, str) else ""
+
+
 @dataclass
 class Result:
     name: str
@@ -34,8 +73,10 @@ class Result:
 
 
 class Drill:
-    def __init__(self, root: Path, lang: str, cfg: dict[str, Any]) -> None:
+    def __init__(self, root: Path, lang: str, cfg: dict[str, Any],
+                 framework: str = frameworks.DEFAULT) -> None:
         self.root = root
+        self.framework = framework
         self.agent = root / ".agent"
         self.msg = messages.MESSAGES[lang]
         self.cfg = cfg
@@ -49,14 +90,20 @@ class Drill:
         env = dict(self.env)
         if length is not None:
             env["AGENT_CONTEXT_LEN"] = str(length)
+        events, _json = ENVELOPES[self.framework]
+        payload = dict(payload)
+        event = payload.get("hook_event_name", "")
+        payload["hook_event_name"] = events.get(event, event)
+        if "tool_name" in payload:
+            payload["tool_name"] = TOOL_NAMES.get(self.framework, payload["tool_name"])
         try:
-            proc = subprocess.run(["bash", str(self.agent / "hooks" / f"{name}.sh"), frameworks.DEFAULT],
+            proc = subprocess.run(["bash", str(self.agent / "hooks" / f"{name}.sh"), self.framework],
                                   input=json.dumps({"session_id": SID, **payload}),
                                   capture_output=True, text=True, cwd=self.root, env=env,
                                   timeout=30)
         except subprocess.TimeoutExpired:
             return 124, ""
-        return proc.returncode, proc.stdout
+        return proc.returncode, context_of(self.framework, proc.stdout)
 
     def new_log(self) -> list[str]:
         path = self.agent / "log" / "memory.log"
@@ -90,15 +137,15 @@ def _section(block: str, title: str) -> list[str]:
     return out
 
 
-def drill(root: Path, lang: str, cfg: dict[str, Any]) -> tuple[Drill, str, str]:
-    d = Drill(root, lang, cfg)
-    base = reloaded = ""
-    d.new_log()
+def _start_and_edits(d: Drill, root: Path, cfg: dict[str, Any]) -> str:
+    """Steps 1 and 2: the session start's block (empty when it failed), then the edits."""
+    base = ""
     # 1. Session start.
     rc, out = d.hook("pre_task", {"hook_event_name": "SessionStart", "source": "startup"})
     logs = d.new_log()
     inj = d.agent / "injected_context.txt"
-    published = inj.is_file() and inj.read_text("utf-8", "replace") == out
+    published = inj.is_file() and \
+        inj.read_text("utf-8", "replace").rstrip("\n") == out.rstrip("\n")
     if rc == 0 and out.startswith(BEGIN) and END in out and published and \
             any("memory loaded" in s for s in logs):
         base = out
@@ -122,6 +169,15 @@ def drill(root: Path, lang: str, cfg: dict[str, Any]) -> tuple[Drill, str, str]:
         any("reminded the agent" in s for s in logs)
     d.step("edits", ok, "post_edit reminded the agent once about the stale snapshot"
            if ok else f"post_edit (status {rc1}/{rc2}) did not remind exactly once")
+    return base
+
+
+def drill(root: Path, lang: str, cfg: dict[str, Any],
+          framework: str = frameworks.DEFAULT) -> tuple[Drill, str, str]:
+    d = Drill(root, lang, cfg, framework)
+    reloaded = ""
+    d.new_log()
+    base = _start_and_edits(d, root, cfg)
     # 3. Prompts while the context grows: no reload (a periodic one is allowed).
     lens = (40000, 60000, 80000)
     bad = []
@@ -139,8 +195,9 @@ def drill(root: Path, lang: str, cfg: dict[str, Any]) -> tuple[Drill, str, str]:
     rc1, _ = d.hook("on_compact", {"hook_event_name": "PreCompact", "trigger": "auto"})
     rc2, out = d.prompt(200)
     logs = d.new_log()
+    said = ANNOUNCED.get(d.framework, "announced")
     ok = rc1 == rc2 == 0 and out.startswith(BEGIN) and d.msg["reloaded"] in out and \
-        any("announced" in s for s in logs) and any("compaction detected" in s for s in logs)
+        any(said in s for s in logs) and any("compaction detected" in s for s in logs)
     if ok:
         reloaded = out
     d.step("compaction signal", ok, "PreCompact flagged it; the next prompt reloaded memory"
@@ -190,7 +247,10 @@ def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
                                                       ".injected_context.txt.*"))
         (root / ".agent" / "log").mkdir(exist_ok=True)
         echo(f"agenthooks simulate: compaction drill on a throwaway copy of {repo.agent}")
-        d, base, reloaded = drill(root, repo.lang, cfg)
+        framework, note = envelope(repo.frameworks)
+        echo(f"  envelope: {framework} (its payloads and output form)"
+             + (f"; {note}" if note else ""))
+        d, base, reloaded = drill(root, repo.lang, cfg, framework)
         for r in d.results:
             echo(f"  {'ok  ' if r.ok else 'FAIL'}  {r.name}: {r.detail}")
         block = reloaded or base
