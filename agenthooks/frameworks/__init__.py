@@ -81,9 +81,6 @@ def detect(root: Path) -> list[str]:
     return [fw.NAME for fw in REGISTRY if any((root / p).exists() for p in fw.DETECT)]
 
 
-# What this machine shows the user runs: a home folder or a command on PATH.
-ON_MACHINE = {claude_code.NAME: (".claude", "claude"), codex.NAME: (".codex", "codex"),
-              gemini_cli.NAME: (".gemini", "gemini"), copilot_cli.NAME: (".copilot", "copilot")}
 
 
 def on_machine() -> list[str]:
@@ -91,8 +88,12 @@ def on_machine() -> list[str]:
     import shutil
 
     home = Path.home()
-    return [name for name, (folder, cmd) in ON_MACHINE.items()
-            if (home / folder).exists() or shutil.which(cmd) is not None]
+    found = []
+    for fw in REGISTRY:
+        folder, cmd = getattr(fw, "ON_MACHINE", ("", ""))
+        if folder and ((home / folder).exists() or shutil.which(cmd) is not None):
+            found.append(fw.NAME)
+    return found
 
 
 def registrations(root: Path, answers: dict[str, Any]) -> dict[str, list[PlannedFile]]:

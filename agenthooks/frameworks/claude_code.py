@@ -19,6 +19,11 @@ from agenthooks.frameworks._start import BASH
 NAME = "claude-code"
 # Paths that, when present in a repo, suggest claude-code is in use.
 DETECT: tuple[str, ...] = (".claude", "CLAUDE.md")
+# What on this machine shows the user runs it: a home folder, a command on PATH.
+ON_MACHINE = (".claude", "claude")
+# simulate's envelope: event names that differ from Claude Code's, and JSON answers.
+DRILL_EVENTS: dict[str, str] = {}
+DRILL_JSON = True
 # Its hook payload names a transcript with token usage the hooks can read.
 TRANSCRIPT = True
 PATH = ".claude/settings.json"

@@ -16,6 +16,9 @@ from agenthooks.frameworks import _jsonhooks
 NAME = "codex"
 # Paths that, when present in a repo, suggest codex is in use.
 DETECT: tuple[str, ...] = (".codex",)
+ON_MACHINE = (".codex", "codex")
+DRILL_EVENTS: dict[str, str] = {}
+DRILL_JSON = True
 # Its hook payload names a transcript with token usage the hooks can read.
 TRANSCRIPT = True
 # The most of the block, in estimated tokens, the host shows the model inline: Codex moves

@@ -22,6 +22,7 @@ from agenthooks.frameworks._start import BASH
 NAME = "copilot-cli"
 # Paths that, when present in a repo, suggest copilot-cli is in use.
 DETECT: tuple[str, ...] = (".github/hooks", ".github/copilot-instructions.md")
+ON_MACHINE = (".copilot", "copilot")
 TRANSCRIPT = False
 PATH = ".github/hooks/agenthooks.json"
 TIMEOUT = 30

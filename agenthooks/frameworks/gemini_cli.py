@@ -17,6 +17,13 @@ from agenthooks.frameworks._start import BASH
 NAME = "gemini-cli"
 # Paths that, when present in a repo, suggest gemini-cli is in use.
 DETECT: tuple[str, ...] = (".gemini", "GEMINI.md")
+ON_MACHINE = (".gemini", "gemini")
+DRILL_EVENTS = {"UserPromptSubmit": "BeforeAgent", "PreCompact": "PreCompress",
+                "PostToolUse": "AfterTool"}
+DRILL_JSON = True
+# PreCompress fires before every request: it only marks a candidate, which the drop confirms.
+DRILL_ANNOUNCED = "after PreCompress"
+DRILL_TOOL = "replace"
 # Its hook payload names a transcript with token usage the hooks can read.
 TRANSCRIPT = True
 PATH = ".gemini/settings.json"

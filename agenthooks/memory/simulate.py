@@ -29,17 +29,15 @@ END = "===== AGENT MEMORY END ====="
 # The envelopes the drill speaks: a framework's event names, where the name differs from
 # Claude Code's, and whether its hooks answer in JSON (hookSpecificOutput.additionalContext).
 # Any other installed framework is drilled with the generic envelope, and the drill says so.
-ENVELOPES: dict[str, tuple[dict[str, str], bool]] = {
-    frameworks.DEFAULT: ({}, False),
-    "claude-code": ({}, True),
-    "codex": ({}, True),
-    "gemini-cli": ({"UserPromptSubmit": "BeforeAgent", "PreCompact": "PreCompress",
-                    "PostToolUse": "AfterTool"}, True),
-}
-# The log words of a reload the compaction event caused. Gemini CLI's PreCompress fires
-# before every request, so it only marks a candidate, confirmed by the length drop.
-ANNOUNCED = {"gemini-cli": "after PreCompress"}
-TOOL_NAMES = {"gemini-cli": "replace"}
+ENVELOPES: dict[str, tuple[dict[str, str], bool]] = {frameworks.DEFAULT: ({}, False)}
+ENVELOPES.update({fw.NAME: (dict(getattr(fw, "DRILL_EVENTS")), bool(getattr(fw, "DRILL_JSON")))
+                  for fw in frameworks.REGISTRY if hasattr(fw, "DRILL_EVENTS")})
+# The log words of a reload the compaction event caused, and the edit tool's name, where a
+# framework's differ from Claude Code's.
+ANNOUNCED = {fw.NAME: str(getattr(fw, "DRILL_ANNOUNCED")) for fw in frameworks.REGISTRY
+             if hasattr(fw, "DRILL_ANNOUNCED")}
+TOOL_NAMES = {fw.NAME: str(getattr(fw, "DRILL_TOOL")) for fw in frameworks.REGISTRY
+              if hasattr(fw, "DRILL_TOOL")}
 
 
 def envelope(installed: list[str]) -> tuple[str, str]:
@@ -49,7 +47,7 @@ def envelope(installed: list[str]) -> tuple[str, str]:
             return name, ""
     if installed:
         return frameworks.DEFAULT, (f"{', '.join(installed)}: an envelope the drill does not "
-                                    "speak; drilled with the generic one")
+                                    f"speak; drilled with the {frameworks.DEFAULT} envelope")
     return frameworks.DEFAULT, ""
 
 

@@ -29,4 +29,4 @@ def test_simulate_says_when_it_falls_back_to_generic(tmp_path: Path) -> None:
     proc = cli("simulate", str(repo))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "  envelope: generic (its payloads and output form); cursor: an envelope the " \
-           "drill does not speak; drilled with the generic one" in proc.stdout.splitlines()
+           "drill does not speak; drilled with the generic envelope" in proc.stdout.splitlines()

@@ -61,10 +61,9 @@ def test_log_lines_name_hook_framework_and_session(repo: Path) -> None:
     assert re.match(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] pre_task claude-code s-1: memory loaded: ",
                     lines[0]), lines
     assert " pre_task generic default: archived the snapshot" in lines[-1], lines
-    # The readers take both forms; a line without a session is session "unknown".
+    # The readers take both forms; the archive line is a CLI action, not an agent's session.
     found = health.from_log(health.read_log(repo / ".agent"))
-    assert {(s.framework, s.session_id) for s in found} == {("claude-code", "s-1"),
-                                                            ("generic", "default")}
+    assert {(s.framework, s.session_id) for s in found} == {("claude-code", "s-1")}
 
 
 def test_fresh_session_line_after_n_compactions_once_each(repo: Path) -> None:
