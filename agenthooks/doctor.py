@@ -213,13 +213,14 @@ def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
     bash = shutil.which("bash")
     if bash is None:
         return []
-    hook = root / ".agent/hooks/pre_task.sh"
-    if hook.is_file():
-        script = hook.read_bytes()
+    hooks = root / ".agent/hooks"
+    if (hooks / "pre_task.sh").is_file():
+        scripts = {p.relative_to(hooks).as_posix(): p.read_bytes() for p in hooks.rglob("*")
+                   if p.is_file() and not p.is_symlink()}
     else:
         try:
-            script = next(pf.text for pf in render.plan(answers)
-                          if pf.path == ".agent/hooks/pre_task.sh").encode()
+            scripts = {pf.path.removeprefix(".agent/hooks/"): pf.text.encode()
+                       for pf in render.plan(answers) if pf.path.startswith(".agent/hooks/")}
         except Exception:  # noqa: BLE001 - no answers to render with: YAML check only
             return [Check("config.yaml", "ok", "valid YAML")]
     # Run the real reader on a copy, so the check writes nothing in the repo.
@@ -228,7 +229,9 @@ def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
         (agent / "hooks").mkdir(parents=True)
         (agent / "log").mkdir()
         (agent / "memory").mkdir()
-        (agent / "hooks/pre_task.sh").write_bytes(script)
+        for rel, data in scripts.items():  # the hooks and their library
+            (agent / "hooks" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (agent / "hooks" / rel).write_bytes(data)
         shutil.copyfile(cfg, agent / "config.yaml")
         try:
             proc = subprocess.run([bash, str(agent / "hooks/pre_task.sh"), "--show"],

@@ -35,6 +35,46 @@ def awk_patterns() -> list[tuple[str, str]]:
     return [(name, _expand(p).replace(" \\t", "[:blank:]")) for name, p in SECRET_PATTERNS.items()]
 
 
+def awk_source(width: int = 100) -> list[tuple[str, list[str]]]:
+    """(name, awk lines) per pattern: the statements that pass it to secret(), each line at
+    most `width` columns. X{n} becomes rep(X, n) (not every awk knows intervals), and a long
+    pattern is built up in `p` from pieces, so no line of the hooks is long."""
+    out = []
+    for name, pattern in SECRET_PATTERNS.items():
+        tokens: list[str] = []
+        at = 0
+        for m in _REPEAT.finditer(pattern):
+            tokens += _awk_literals(_blanks(pattern[at:m.start()]), width - 20)
+            tokens.append(f"rep({_awk_literal(_blanks(m.group(1)))}, {m.group(2)})")
+            at = m.end()
+        tokens += _awk_literals(_blanks(pattern[at:]), width - 20)
+        one = f"secret({' '.join(tokens)})  # {name}"
+        if len(one) <= width:
+            out.append((name, [one]))
+            continue
+        lines, line = [], "p ="
+        for token in tokens:
+            if len(line) + 1 + len(token) > width and line not in ("p =", "p = p"):
+                lines.append(line)
+                line = "p = p"
+            line += " " + token
+        out.append((name, lines + [line, f"secret(p)  # {name}"]))
+    return out
+
+
+def _blanks(text: str) -> str:
+    return text.replace(" \\t", "[:blank:]")  # see awk_patterns
+
+
+def _awk_literal(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _awk_literals(text: str, size: int) -> list[str]:
+    """TEXT as awk string literals of at most SIZE characters of TEXT each (none if empty)."""
+    return [_awk_literal(text[i:i + size]) for i in range(0, len(text), size)]
+
+
 def combined_ere() -> str:
     """All patterns as one awk-safe ERE alternation."""
     return "|".join(f"({ere})" for _, ere in awk_patterns())

@@ -9,16 +9,22 @@ from typing import Any
 
 import jinja2
 
-from agenthooks import __version__, config, frameworks, messages, platforms, redact
+from agenthooks import __version__, config, frameworks, messages, platforms, redact, statefiles
 from agenthooks.files import KNOWN_OWNER_IDS, OWNER_ID, PlannedFile  # noqa: F401 - re-exported
 
 HOOKS = ("pre_task", "post_edit", "on_compact")
+# The hooks' library, .agent/hooks/lib/: sourced (the .sh) or run by awk -f (the .awk), never
+# run as commands. lock.sh only where a platform may lack a usable flock.
+LIB = ("prelude.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh", "block.sh", "block.awk",
+       "clean.awk")
 
-# Bump a template's rev only when its output changes; upgrades compare revs.
+# Bump a template's rev only when its output changes; upgrades compare revs. The hooks and
+# their library are one release: the loader checks each part's rev against the hooks'.
 TEMPLATE_REVS = {
-    "hooks/pre_task.sh": 6,
-    "hooks/post_edit.sh": 6,
-    "hooks/on_compact.sh": 6,
+    "hooks/pre_task.sh": 7,
+    "hooks/post_edit.sh": 7,
+    "hooks/on_compact.sh": 7,
+    **{f"hooks/lib/{name}": 7 for name in LIB},
     "config.yaml": 2,
     "agent/gitignore": 1,
     "agent/gitattributes": 1,
@@ -85,7 +91,47 @@ def environment(root: str | None = None) -> jinja2.Environment:
     env.filters["awkstr"] = _awkstr
     env.filters["printf_b"] = _printf_b
     env.filters["yamlstr"] = lambda v: json.dumps(str(v), ensure_ascii=False)
+    env.filters["pack"] = pack
+    env.filters["shassign"] = shassign
+    env.filters["wrapwords"] = lambda v, width, indent: (" \\\n" + indent).join(pack(v, width))
+    env.filters["awkwrap"] = lambda v, width, indent: (" \\\n" + indent).join(
+        _awkstr(p) for p in _pieces(v, width))
+    env.filters["shassign_b"] = lambda v, var, width, indent: shassign(v, var, width, indent, True)
     return env
+
+
+def pack(words: str | list[str], width: int) -> list[str]:
+    """WORDS (a list, or a string split at blanks) packed into lines of at most WIDTH."""
+    lines: list[str] = []
+    for word in words.split() if isinstance(words, str) else words:
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _pieces(text: str, width: int) -> list[str]:
+    """TEXT cut after blanks into pieces of at most about WIDTH characters (joined, TEXT)."""
+    pieces, piece = [], ""
+    for word in text.split(" "):
+        if piece and len(piece) + 1 + len(word) > width:
+            pieces.append(piece + " ")
+            piece = word
+        else:
+            piece = f"{piece} {word}" if piece else word
+    pieces.append(piece)
+    return pieces
+
+
+def shassign(text: str, var: str, width: int, indent: str, printf_b: bool = False) -> str:
+    """`VAR=TEXT` as bash statements of at most about WIDTH columns: the first assigns a
+    single-quoted piece, the others append (+=), split after blanks, so that no line of a
+    hook is long. printf_b: TEXT escaped for printf '%b' first."""
+    if printf_b:
+        text = text.replace("\\", "\\\\").replace("\n", "\\n")
+    quoted = [shlex.quote(p) if p else "''" for p in _pieces(text, width)]
+    return ("\n" + indent).join(f"{var}{'=' if i == 0 else '+='}{q}" for i, q in enumerate(quoted))
 
 
 def context(answers: dict[str, Any], template_root: str | None = None,
@@ -122,6 +168,11 @@ def context(answers: dict[str, Any], template_root: str | None = None,
         "lookalikes": redact.awk_lookalikes(),
         "secret_ere": redact.combined_ere(),  # templates before hooks rev 4
         "envelope_frameworks": envelopes(template_root),
+        "slots": frameworks.hook_slots(selected),
+        "tail_search": frameworks.transcript_search(selected),
+        "formats": statefiles.formats(lib_rev),
+        "secret_pieces": redact.awk_source(),
+        "config_default_words": [f"{t.var}={shlex.quote(config.bash_value(t))}" for t in config.TUNABLES],
         # The rev of the tree rendered: its config.values tag and its loader's release check.
         "cache_rev": lib_rev,
         "lib_rev": lib_rev,
@@ -131,6 +182,14 @@ def context(answers: dict[str, Any], template_root: str | None = None,
 def render(name: str, ctx: dict[str, Any], template_root: str | None = None, **extra: Any) -> str:
     text = environment(template_root).get_template(name + ".j2").render(**ctx, **extra)
     return text.replace("\r\n", "\n")
+
+
+def lib_parts(ctx: dict[str, Any], template_root: str | None) -> list[str]:
+    """The library files this render makes: none for a past release's templates (they have
+    no hooks/lib/), lock.sh only where the portable lock may be needed."""
+    if template_root and not (Path(template_root) / "hooks" / "lib").is_dir():
+        return []
+    return [part for part in LIB if part != "lock.sh" or ctx["profile"]["lock"] != "flock"]
 
 
 def plan(answers: dict[str, Any], template_root: str | None = None,
@@ -147,6 +206,11 @@ def plan(answers: dict[str, Any], template_root: str | None = None,
         # The hooks carry the config as installed: while the file is unchanged, no run parses it.
         text = render(name, ctx, template_root, hook=hook, owner_line=owner, config_text=config_text)
         files.append(PlannedFile(f".agent/{name}", text, 0o755, "owned", name))
+    for part in lib_parts(ctx, template_root):
+        name = f"hooks/lib/{part}"
+        owner = f"{OWNER_ID} template={name}@{revs[name]}"
+        text = render(name, ctx, template_root, hook=part, owner_line=owner)
+        files.append(PlannedFile(f".agent/{name}", text, 0o644, "owned", name))
     for name, dest in (("agent/gitignore", ".agent/.gitignore"),
                        ("agent/gitattributes", ".agent/.gitattributes")):
         files.append(PlannedFile(dest, render(name, ctx, template_root), 0o644, "owned", name))

@@ -106,13 +106,14 @@ def _orphans(root: Path, plan: Plan) -> None:
         if s.verdict.verdict != "keep" or not s.verdict.path.endswith(".sh") \
                 or not path.is_file():
             continue
-        lost = sorted(n for n in upgrade.sourced(path.read_bytes()) if path.with_name(n) in gone
+        lost = sorted(n for n in upgrade.sourced(path.read_bytes()) if path.parent / n in gone
                       and n != path.name)
         if lost:
+            what = lost[0] if len(lost) == 1 else f"{lost[0]} (and {len(lost) - 1} more)"
             plan.steps[i] = Step(Verdict("keep", s.verdict.path, s.verdict.note + "; it "
-                                         f"sources {', '.join(lost)}, which uninstall takes out, so it can no "
+                                         f"sources {what}, which uninstall takes out, so it can no "
                                          "longer run: delete it, or keep a copy of "
-                                         f"{lost[0]}"))
+                                         f"{'it' if len(lost) == 1 else 'them'}"))
 
 
 def _stock_memory(name: str) -> set[bytes]:

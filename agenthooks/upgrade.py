@@ -35,14 +35,17 @@ from agenthooks import config, manifest
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, is_ours, write_atomic
 from agenthooks.gitstore import git_blob, git_prefix, mark_unmerged, merge3, store_blobs
-from agenthooks.render import TEMPLATE_REVS
+from agenthooks.render import LIB, TEMPLATE_REVS
 
 NEW_SUFFIX = ".agenthooks-new"
+HOOK_DIR = ".agent/hooks/"
+HOOK_LIB = ".agent/hooks/lib/"
 LEGACY_SUFFIX = ".legacy"
 MARKER = b">>>>>>> agenthooks (new)"
 WRITES = ("create", "update", "merge", "conflict", "skip", "remove", "restore")
-# How a hook sources another: `AH_LIB=${BASH_SOURCE[0]%post_edit.sh}pre_task.sh` then
-# `. "$AH_LIB"`, or `. "$AH_HOOKS/pre_task.sh"`.
+# How a past release's hook sources another: `AH_LIB=${BASH_SOURCE[0]%post_edit.sh}pre_task.sh`
+# then `. "$AH_LIB"`, or `. "$AH_HOOKS/pre_task.sh"`. Today's hooks load every part of
+# .agent/hooks/lib/ (HOOK_LIB), so each hook needs all of them.
 SOURCES_RE = re.compile(rb'AH_LIB=\$\{BASH_SOURCE\[0\]%[^}]*\}([A-Za-z0-9_.-]+\.sh)'
                         rb'|(?:^|[;&|\s])(?:\.|source)\s+"?\$\{?AH_HOOKS\}?/([A-Za-z0-9_.-]+\.sh)')
 
@@ -387,13 +390,18 @@ def classify(
         if base is not None:
             pristine.append(manifest.lf(base))  # stored as the manifest's blob id names it
     _restore_needed(seens, steps, records, pristine)
+    _hold_release(seens, steps, records)
     steps.extend(_retired(root, recorded, planned_paths, records))
     return Plan(steps, records, pristine)
 
 
 def sourced(text: bytes) -> set[str]:
-    """The file names (in the same folder) a hook's text sources."""
-    return {a.decode() or b.decode() for a, b in SOURCES_RE.findall(text)}
+    """The files a hook's text loads, relative to its folder: a past release's hooks
+    sourced one another; today's load every part of lib/."""
+    names = {a.decode() or b.decode() for a, b in SOURCES_RE.findall(text)}
+    if b'/lib/prelude.sh"' in text:
+        names |= {f"lib/{part}" for part in LIB}
+    return names
 
 
 def _after(seen: Seen, step: Step) -> bytes | None:
@@ -415,10 +423,8 @@ def _restore_needed(seens: list[Seen], steps: list[Step], records: dict[str, Any
             if s.pf.kind != "owned" or s.cur is not None or s.lexists or s.rec is None \
                     or steps[i].writes or steps[i].verdict.verdict != "keep":
                 continue
-            name = s.path.name
             needers = [o.path.name for j, o in enumerate(seens)
-                       if j != i and o.path.parent == s.path.parent
-                       and name in sourced(_after(o, steps[j]) or b"")]
+                       if j != i and _needs(o, _after(o, steps[j]), s)]
             if not needers:
                 continue
             steps[i] = Step(Verdict("restore", s.pf.path, f"deleted, but needed by "
@@ -427,6 +433,40 @@ def _restore_needed(seens: list[Seen], steps: list[Step], records: dict[str, Any
             records[s.pf.path] = s.record
             pristine.append(s.new)
             changed = True
+
+
+def _needs(o: Seen, text: bytes | None, s: Seen) -> bool:
+    """Does the hook O (with TEXT once upgraded) need the file S to run?"""
+    if text is None or not o.pf.path.startswith(HOOK_DIR) or o.pf.path.startswith(HOOK_LIB) \
+            or not s.pf.path.startswith(HOOK_DIR):
+        return False
+    return s.pf.path.removeprefix(HOOK_DIR) in sourced(text)
+
+
+def _hold_release(seens: list[Seen], steps: list[Step], records: dict[str, Any]) -> None:
+    """The hooks and their library are one release: while one of them is in conflict (the
+    user's file kept, running, the merge beside it), the others stay at the installed release
+    too, so that the hooks that run are always one set. The next install, once the conflict
+    is resolved, updates them all."""
+    held = [s.pf.path for s, step in zip(seens, steps)
+            if s.pf.path.startswith(HOOK_DIR) and step.verdict.verdict == "conflict"]
+    if not held:
+        return
+    why = f"held at the installed release while {', '.join(held)} is in conflict: " \
+          "run agenthooks install again once it is resolved"
+    for i, s in enumerate(seens):
+        if not s.pf.path.startswith(HOOK_DIR) or s.pf.path in held \
+                or not any(path == s.path for path, _data, _mode in steps[i].writes):
+            continue
+        if s.cur is None and not s.lexists:
+            steps[i] = Step(Verdict("skip", s.pf.path, "not created yet: " + why))
+            records.pop(s.pf.path, None)
+        else:
+            steps[i] = Step(Verdict("keep", s.pf.path, why))
+            if s.rec is not None:
+                records[s.pf.path] = s.rec
+            else:
+                records.pop(s.pf.path, None)
 
 
 def _retired(root: Path, recorded: dict[str, Any], planned_paths: set[str],

@@ -25,6 +25,9 @@ LAYOUT = {
     ".agent/config.yaml", ".agent/hooks/on_compact.sh", ".agent/hooks/post_edit.sh",
     ".agent/hooks/pre_task.sh", ".agent/log/memory.log", ".agent/memory/notes.md",
     ".agent/memory/snapshot.md", ".agent/memory/tattoo.md",
+    # The hooks' library (no lib/lock.sh: this machine's flock is util-linux's).
+    *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "say.sh", "cache.sh", "runtime.sh",
+                                              "block.sh", "block.awk", "clean.awk")),
 }
 
 
@@ -137,7 +140,7 @@ def test_answers_are_recorded_and_flags_override(tmp_path: Path) -> None:
     install(repo, "--platform", "linux")
     recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
     assert recorded["platforms"] == ["linux"] and recorded["frameworks"] == ["codex"]
-    assert "stat -c %Y" in (repo / ".agent/hooks/pre_task.sh").read_text()  # the runtime
+    assert "stat -c %Y" in (repo / ".agent/hooks/lib/prelude.sh").read_text()  # the runtime
 
 
 def test_yes_takes_detected_frameworks_by_default(tmp_path: Path) -> None:

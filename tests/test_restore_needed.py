@@ -11,6 +11,7 @@ from support.upgrade import assert_truthful, commit_all, tree, upgrade, verdicts
 PRE = ".agent/hooks/pre_task.sh"
 POST = ".agent/hooks/post_edit.sh"
 COMPACT = ".agent/hooks/on_compact.sh"
+PRELUDE = ".agent/hooks/lib/prelude.sh"
 
 
 def installed(tmp_path: Path) -> Path:
@@ -20,22 +21,23 @@ def installed(tmp_path: Path) -> Path:
     return repo
 
 
-def test_deleted_pre_task_is_restored_because_the_others_need_it(tmp_path: Path) -> None:
+def test_a_deleted_library_part_is_restored_because_the_hooks_need_it(tmp_path: Path) -> None:
     repo = installed(tmp_path)
-    (repo / PRE).unlink()
-    assert "No such file" in run_hook(repo, "post_edit").stderr or \
-        "missing" in run_hook(repo, "post_edit").stderr
+    (repo / PRELUDE).unlink()
+    assert "lib/prelude.sh is missing" in run_hook(repo, "post_edit").stderr
     before = tree(repo)
     proc = upgrade(repo)
     assert proc.returncode == 0, proc.stderr
     assert_truthful(before, tree(repo), proc.stdout)
-    assert verdicts(proc.stdout)[PRE] == ("restore", "deleted, but needed by post_edit.sh, "
-                                                     "on_compact.sh")
+    assert verdicts(proc.stdout)[PRELUDE] == ("restore", "deleted, but needed by pre_task.sh, "
+                                                         "post_edit.sh, on_compact.sh")
     assert "up to date" not in proc.stdout
-    assert (repo / PRE).stat().st_mode & 0o111
     assert run_hook(repo, "post_edit").stderr == ""
     again = upgrade(repo)
-    assert verdicts(again.stdout)[PRE][0] == "identical"
+    assert verdicts(again.stdout)[PRELUDE][0] == "identical"
+    # A deleted entry point is not restored: no other hook needs it, and the user chose.
+    (repo / PRE).unlink()
+    assert verdicts(upgrade(repo).stdout)[PRE][0] == "keep"
 
 
 def test_deleted_pre_task_stays_deleted_when_nothing_needs_it(tmp_path: Path) -> None:
@@ -104,7 +106,7 @@ def test_uninstall_names_an_edited_hook_that_can_no_longer_run(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     v = verdicts(proc.stdout)
     assert v[PRE][0] == "remove" and v[POST][0] == "keep"
-    assert "sources pre_task.sh, which uninstall takes out, so it can no longer run" \
+    assert "sources lib/block.awk (and 6 more), which uninstall takes out, so it can no longer run" \
         in v[POST][1], v[POST]
     assert "can no longer run" not in v.get(COMPACT, ("", ""))[1]
     assert "missing" in run_hook(repo, "post_edit").stderr

@@ -403,9 +403,15 @@ def test_no_git_repo_still_upgrades_pristine_files(tmp_path: Path) -> None:
     proc = upgrade(r)
     assert_truthful(before, tree(r), proc.stdout)
     v = verdicts(proc.stdout)
-    assert v[POST][0] == "update"
     assert v[PRE][0] == "conflict" and "no merge base" in v[PRE][1]
     assert "unmerged" not in v[PRE][1]
+    # The other hooks wait for it (one release runs); the files outside the hooks update.
+    assert v[POST][0] == "keep" and "held at the installed release" in v[POST][1]
+    assert v[".agent/.gitignore"][0] in ("update", "identical")
+    (r / PRE).write_bytes((r / (PRE + ".agenthooks-new")).read_bytes())
+    (r / (PRE + ".agenthooks-new")).unlink()
+    v = verdicts(upgrade(r).stdout)
+    assert v[POST][0] == "update" and v[PRE][0] == "keep", v
 
 
 # --- config.yaml migrations --------------------------------------------------------------

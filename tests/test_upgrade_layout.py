@@ -1,9 +1,10 @@
 """Upgrading across the hooks' layout changes: from rev 3 (each hook self-contained, kept in
-tests/fixtures/templates_v1) and from rev 5 (each hook called ah_start, the exit handler lived
-in the loaded prelude: tests/fixtures/templates_v2) to the current hooks (pre_task.sh carries
-the runtime; its start runs as the prelude loads). The right verdict per hook, every hook that
-is not in conflict working afterwards, a rev-5 hook left in conflict saying so instead of
-running against the new runtime, and memory byte-identical."""
+tests/fixtures/templates_v1), from rev 5 (each hook called ah_start, the exit handler lived in
+the loaded prelude: tests/fixtures/templates_v2) and from rev 6 (pre_task.sh carried the
+runtime, the awk program was data in on_compact.sh: tests/fixtures/templates_v3) to the
+current hooks (three entry points over .agent/hooks/lib/). The right verdict per file, every
+hook working afterwards, a conflict holding the whole release back (the old hooks keep running
+together until it is resolved), and memory byte-identical."""
 from __future__ import annotations
 
 import json
@@ -17,6 +18,7 @@ from support.upgrade import assert_truthful, commit_all, tree, upgrade, verdicts
 
 V1 = FIXTURES / "templates_v1"
 V2 = FIXTURES / "templates_v2"
+V3 = FIXTURES / "templates_v3"
 HOOKS = {h: f".agent/hooks/{h}.sh" for h in ("pre_task", "post_edit", "on_compact")}
 START = json.dumps({"session_id": "up1", "hook_event_name": "SessionStart", "source": "startup"})
 PROMPT = json.dumps({"session_id": "up1", "hook_event_name": "UserPromptSubmit", "prompt": "hi"})
@@ -30,6 +32,7 @@ STDIN = {"pre_task": START, "post_edit": EDIT, "on_compact": PROMPT}
 RELEASES = {
     "rev3": (V1, "AH_CFG_STOCK", ("pre_task",)),
     "rev5": (V2, 'ah_start "$@"', tuple(HOOKS)),
+    "rev6": (V3, "AGENTHOOKS_AWK", tuple(HOOKS)),
 }
 
 
@@ -106,7 +109,10 @@ def test_pristine_hooks_update_to_the_new_layout(old: Path) -> None:
     for hook in HOOKS:
         works(old, hook)
     text = (old / HOOKS["on_compact"]).read_text()
-    assert "AH_AWK" not in text and 'ah_start "$@"' not in text
+    assert "AH_AWK" not in text and "AGENTHOOKS_AWK" not in text and "AH_CFG_STOCK" not in text
+    for part in render.LIB:
+        if part != "lock.sh":  # linux: flock
+            assert v[f".agent/hooks/lib/{part}"][0] == "create"
 
 
 def test_a_user_edit_is_merged_into_the_new_layout(old: Path) -> None:
@@ -122,32 +128,67 @@ def test_a_user_edit_is_merged_into_the_new_layout(old: Path) -> None:
         works(old, hook)
 
 
-@pytest.mark.parametrize("old", ["rev3"], indirect=True)
-def test_a_conflicting_edit_waits_beside_the_hook_and_every_hook_works(old: Path) -> None:
-    path, v = upgrade_in_conflict(
-        old, "# Usage: bash .agent/hooks/on_compact.sh [FRAMEWORK] < payload.json   (once per prompt)\n",
-        "# Usage: ours, do not upgrade.\n")
+# A line of each release's on_compact.sh that the current one changes: an edit of it conflicts.
+CONFLICTING = {
+    "rev3": ("# Usage: bash .agent/hooks/on_compact.sh [FRAMEWORK] < payload.json   (once per prompt)\n",
+             "# Usage: ours, do not upgrade.\n"),
+    "rev5": ('ah_start "$@"\n', 'ah_start "$@"  # ours, do not upgrade\n'),
+    "rev6": ('[ "$AH_HOOK" != on_compact ] || exit 0  # what follows is data, never run\n',
+             '[ "$AH_HOOK" != on_compact ] || exit 0  # ours, do not upgrade\n'),
+}
+
+
+@pytest.mark.parametrize("old", sorted(RELEASES), indirect=True)
+def test_a_conflicting_edit_holds_the_release_and_the_old_hooks_run_together(
+        old: Path, request: pytest.FixtureRequest) -> None:
+    release = request.node.callspec.params["old"]
+    path, v = upgrade_in_conflict(old, *CONFLICTING[release])
     side = path.with_name(path.name + ".agenthooks-new")
     assert "<<<<<<< " in side.read_text() and "<<<<<<< " not in path.read_text()
+    # The other hooks stay at the installed release, and no part of the new library is made:
+    # the hooks that run are one release, the user's on_compact.sh among them.
     for hook in ("pre_task", "post_edit"):
-        assert v[HOOKS[hook]][0] == "update" and new_layout(old, hook)
-    # The user's old on_compact.sh is whole and self-contained: it keeps running beside
-    # the new layout until the merge in on_compact.sh.agenthooks-new is resolved.
-    assert "AH_CFG_STOCK" in path.read_text()  # still the old, self-contained layout
+        verdict, note = v[HOOKS[hook]]
+        assert verdict == "keep" and "held at the installed release" in note, (hook, verdict, note)
+        assert not new_layout(old, hook)
+    for part in render.LIB:
+        if f".agent/hooks/lib/{part}" in v:
+            assert v[f".agent/hooks/lib/{part}"][0] == "skip"
+    assert not (old / ".agent/hooks/lib").exists()
     for hook in HOOKS:
         works(old, hook)
-
-
-# ---- from rev 5 ---------------------------------------------------------------------------
-
-@pytest.mark.parametrize("old", ["rev5"], indirect=True)
-def test_a_rev5_hook_left_in_conflict_says_so_and_the_others_work(old: Path) -> None:
-    _, v = upgrade_in_conflict(old, 'ah_start "$@"\n', 'ah_start "$@"  # ours, do not upgrade\n')
-    for hook in ("pre_task", "post_edit"):
-        assert v[HOOKS[hook]][0] == "update" and new_layout(old, hook)
+    # Resolved (the merge taken, its markers settled for the new side), the next install
+    # brings every hook and the library to the new release together.
+    side.replace(path)
+    path.write_text(keep_new_side(path.read_text()))
+    commit_all(old, "resolved")
+    proc, v = run_truthful(old)
+    assert proc.returncode == 0, proc.stdout
+    for hook in HOOKS:
+        assert new_layout(old, hook), (hook, v[HOOKS[hook]])
         works(old, hook)
-    # The rev-5 on_compact.sh is kept; it sees that pre_task.sh is another release and says
-    # so, exit 0, rather than run against a runtime it does not know.
-    proc = run_hook(old, "on_compact", PROMPT, "claude-code", env={"CLAUDECODE": "1"})
-    assert proc.returncode == 0 and proc.stdout == ""
-    assert "not release 5: run 'agenthooks install'" in proc.stderr, proc.stderr
+    assert (old / ".agent/hooks/lib/prelude.sh").is_file()
+
+
+def keep_new_side(text: str) -> str:
+    out, side = [], None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("<<<<<<< "):
+            side = "ours"
+        elif line.startswith("||||||| ") and side:
+            side = "base"
+        elif line.startswith("=======") and side:
+            side = "new"
+        elif line.startswith(">>>>>>> ") and side:
+            side = None
+        elif side is None or side == "new":
+            out.append(line)
+    return "".join(out)
+
+
+def test_uninstall_removes_the_library_too(old: Path) -> None:
+    proc, _ = run_truthful(old)
+    assert proc.returncode == 0 and (old / ".agent/hooks/lib/prelude.sh").is_file()
+    proc = cli("uninstall", "--yes", str(old))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not (old / ".agent/hooks").exists(), sorted(p.name for p in (old / ".agent/hooks").rglob("*"))

@@ -66,6 +66,26 @@ TRANSCRIPTS = tuple(fw.NAME for fw in REGISTRY if fw.TRANSCRIPT)
 # A framework may declare INLINE_TOKENS: the most of the block its host shows inline.
 INLINE_TOKENS: dict[str, int] = {fw.NAME: int(getattr(fw, "INLINE_TOKENS"))
                                  for fw in REGISTRY if hasattr(fw, "INLINE_TOKENS")}
+# The hooks' slots (lib/prelude.sh "start", lib/say.sh "envelope", on_compact.sh "transcript",
+# "detect", "reload") each framework fills with its own templates (HOOK_SLOTS).
+SLOTS = ("start", "envelope", "transcript", "detect", "reload")
+
+
+def hook_slots(selected: list[str]) -> dict[str, list[str]]:
+    """Slot -> the templates the selected frameworks put there, in registry order."""
+    out: dict[str, list[str]] = {slot: [] for slot in SLOTS}
+    for fw in REGISTRY:
+        if fw.NAME in selected:
+            for slot, name in getattr(fw, "HOOK_SLOTS", {}).items():
+                out[slot].append(f"frameworks/{fw.NAME}/{name}")
+    return out
+
+
+def transcript_search(selected: list[str]) -> bool:
+    """Does a selected framework's transcript reader need the record search helpers?"""
+    return any(getattr(fw, "TRANSCRIPT_SEARCH", False) for fw in REGISTRY if fw.NAME in selected)
+
+
 # Wired through the hooks alone: the answer when nothing else is detected.
 DEFAULT = generic.NAME
 

@@ -26,6 +26,8 @@ DRILL_EVENTS: dict[str, str] = {}
 DRILL_JSON = True
 # Its hook payload names a transcript with token usage the hooks can read.
 TRANSCRIPT = True
+# Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
+HOOK_SLOTS = {"start": "session.sh.j2", "envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2"}
 PATH = ".claude/settings.json"
 TIMEOUT = 30
 

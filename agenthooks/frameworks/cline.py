@@ -21,6 +21,8 @@ NAME = "cline"
 # Paths that, when present in a repo, suggest cline is in use.
 DETECT: tuple[str, ...] = (".clinerules", ".cline")
 TRANSCRIPT = False
+# Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
+HOOK_SLOTS = {"envelope": "envelope.sh.j2", "detect": "detect.sh.j2", "reload": "on_compact.sh.j2"}
 DIR = ".clinerules/hooks"
 EDIT_TOOLS = "editor|apply_patch|write_to_file|replace_in_file"
 

@@ -21,6 +21,10 @@ DRILL_EVENTS: dict[str, str] = {}
 DRILL_JSON = True
 # Its hook payload names a transcript with token usage the hooks can read.
 TRANSCRIPT = True
+# Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
+HOOK_SLOTS = {"envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2"}
+# Its transcript reader finds compaction records with the hooks' ah_last/ah_record_bound.
+TRANSCRIPT_SEARCH = True
 # The most of the block, in estimated tokens, the host shows the model inline: Codex moves
 # hook output over about 2,500 tokens to a file (openai/codex #21069).
 INLINE_TOKENS = 2400

@@ -24,6 +24,8 @@ NAME = "copilot-cli"
 DETECT: tuple[str, ...] = (".github/hooks", ".github/copilot-instructions.md")
 ON_MACHINE = (".copilot", "copilot")
 TRANSCRIPT = False
+# Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
+HOOK_SLOTS = {"envelope": "envelope.sh.j2"}
 PATH = ".github/hooks/agenthooks.json"
 TIMEOUT = 30
 

@@ -19,6 +19,8 @@ NAME = "cursor"
 # Paths that, when present in a repo, suggest cursor is in use.
 DETECT: tuple[str, ...] = (".cursor", ".cursorrules")
 TRANSCRIPT = False
+# Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
+HOOK_SLOTS = {"envelope": "envelope.sh.j2"}
 PATH = ".cursor/hooks.json"
 TIMEOUT = 30
 TOP = {"version": 1}

@@ -26,6 +26,10 @@ DRILL_ANNOUNCED = "after PreCompress"
 DRILL_TOOL = "replace"
 # Its hook payload names a transcript with token usage the hooks can read.
 TRANSCRIPT = True
+# Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
+HOOK_SLOTS = {"envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2"}
+# Its transcript reader finds compaction records with the hooks' ah_last/ah_record_bound.
+TRANSCRIPT_SEARCH = True
 PATH = ".gemini/settings.json"
 TIMEOUT_MS = 30000
 

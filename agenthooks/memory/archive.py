@@ -56,7 +56,8 @@ def run(dir_: Path | None, echo: Callable[[str], None], force: bool = False) -> 
                         hint="pass --force to archive it anyway")
     before = set(repo.archives())
     had_dir = (repo.mem / "archive").is_dir()
-    out = show.run_pre_task(repo, "--archive").decode("utf-8", "replace")
+    # The hook refuses an empty snapshot too (the block's footer names it to the agent).
+    out = show.run_pre_task(repo, "--archive", *(["--force"] if force else [])).decode("utf-8", "replace")
     m = re.search(r"^archived: (\S+)$", out, re.M)
     made = sorted(set(repo.archives()) - before)
     if not m or not made:

@@ -68,15 +68,19 @@ def test_pre_task_is_idempotent_and_works_from_any_directory(land):  # type: ign
     assert (repo / ".agent/injected_context.txt").read_text().count(BEGIN) == 1
 
 
-def test_pre_task_recreates_missing_memory_without_touching_the_rest(land):  # type: ignore[no-untyped-def]
+def test_pre_task_never_recreates_missing_memory_and_says_so(land):  # type: ignore[no-untyped-def]
+    """A missing memory file is never made by a hook (a checkout may bring it back, and a
+    file made meanwhile would stop it): the block and the log name it and the fix."""
     repo, env = land
     (repo / ".agent/memory/notes.md").unlink()
     before = memory_bytes(repo)
     proc = run_hook(repo, "pre_task", "", env=env)
     assert proc.returncode == 0
-    after = memory_bytes(repo)
-    assert after["notes.md"].startswith(b"# Scratch notes")
-    assert {k: v for k, v in after.items() if k != "notes.md"} == before
+    assert memory_bytes(repo) == before and not (repo / ".agent/memory/notes.md").exists()
+    block = block_of(proc.stdout)
+    assert "Indent with 4 spaces" in block  # the rest still loads
+    assert ".agent/memory/ has no notes.md" in block and "agenthooks install" in block
+    assert "missing or unreadable: notes.md (agenthooks install restores them)" in log_lines(repo)[-1]
 
 
 def test_budget_cuts_notes_first_then_snapshot_and_says_so(land):  # type: ignore[no-untyped-def]
@@ -429,24 +433,21 @@ def test_a_boundary_without_a_timestamp_is_detected_once(tmp_path: Path) -> None
     assert chat.stat().st_size > 30000
 
 
-def test_the_awk_program_is_data_in_on_compact_and_pre_task_runs_it(tmp_path: Path) -> None:
-    from agenthooks.render import templates_dir
+@pytest.mark.parametrize("part", ["block.awk", "clean.awk"])
+def test_the_awk_program_is_its_own_file_and_a_missing_one_is_said(tmp_path: Path, part: str) -> None:
     repo = make_repo(tmp_path)
     install(repo, "--framework", "generic")
     write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT)
-    hook = repo / ".agent/hooks/on_compact.sh"
-    awk = (templates_dir() / "hooks/_block.awk").read_text(encoding="utf-8").splitlines()
-    # Plain awk in a quoted heredoc after the hook's last command: no escaping to read past.
-    data = hook.read_text(encoding="utf-8").split("\n: <<'AGENTHOOKS_AWK'\n")[1].splitlines()
-    assert data[0] == awk[0] and data[-2:] == [awk[-1], "AGENTHOOKS_AWK"] and len(data) > 200
+    awk = repo / ".agent/hooks/lib" / part
+    assert awk.read_text(encoding="utf-8").splitlines()[0].startswith(f"# lib/{part}: ")
     assert "Indent with 4 spaces" in block_of(run_hook(repo, "pre_task", "").stdout)
     # Without it (or with one of another release) pre_task says so in one line, and logs why.
-    hook.rename(hook.with_name("elsewhere.sh"))
+    awk.rename(awk.with_name("elsewhere.awk"))
     write_memory(repo, notes="- a change, so that the block is built again\n")
     proc = run_hook(repo, "pre_task", "")
     assert proc.returncode == 0 and proc.stderr == "" and BEGIN not in proc.stdout
     assert "could not be built" in proc.stdout
-    assert "on_compact.sh is missing or not release" in log_lines(repo)[-1]
+    assert "lib/block.awk is missing or not release" in log_lines(repo)[-1]
 
 
 def test_the_block_stays_under_the_hosts_inline_limit_whatever_the_budget(tmp_path: Path) -> None:
@@ -489,9 +490,9 @@ def test_a_reload_reads_as_the_same_task_continued(land):  # type: ignore[no-unt
 
 
 @pytest.mark.parametrize("hook,line", [
-    ("on_compact", "AH_PRE=0\n"),                  # the quiet path, before the runtime is loaded
-    ("post_edit", "  local snap out age period s\n"),
-    ("pre_task", "  ah_quiet_pre_task\n"),
+    ("on_compact", "  ah_state_read\n"),            # the quiet path, before the runtime is loaded
+    ("post_edit", "  mark=$AH_STATE/$AH_SESSION.remind\n"),
+    ("pre_task", '  [ "$AH_MODE" != statusline ] || { ah_statusline; return 0; }\n'),
 ])
 def test_an_internal_error_exits_0_and_is_logged(tmp_path: Path, hook: str, line: str) -> None:
     """A command failing under set -e ends the run in the exit trap: status 0, nothing on
