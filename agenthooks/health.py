@@ -9,13 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from agenthooks import transcript
+from agenthooks import statefiles, transcript
 from agenthooks.errors import UserError
 
 # `[YYYY-MM-DD HH:MM:SS] HOOK FRAMEWORK SID: MESSAGE`; before 0.x the hooks wrote
 # `[YYYY-MM-DD HH:MM:SS] HOOK: MESSAGE`, which counts as session "unknown".
-LOG_RE = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\] ([a-z_]+)"
-                    r"(?: ([a-z][a-z-]*) ([A-Za-z0-9_.-]{1,80}))?: (.*)$")
 LOADED_RE = re.compile(r"^memory loaded: .*?~(\d+) tokens of (\d+), (\d+) chars")
 DETECTED_RE = re.compile(r"^compaction detected \((.*)\); memory reloaded")
 FRESH_RE = re.compile(r"^recommended a fresh session after (\d+) compactions")
@@ -56,10 +54,10 @@ def read_log(agent: Path) -> Iterator[LogLine]:
         with fh:
             for data in fh:
                 raw = data.decode("utf-8", errors="replace").rstrip("\r\n")
-                m = LOG_RE.match(raw)
-                if m:
-                    ts, hook, fw, sid, msg = m.groups()
-                    yield LogLine(ts, hook, fw or UNKNOWN, sid or UNKNOWN, msg)
+                f = statefiles.LOG.parse(raw)
+                if f:
+                    yield LogLine(f["time"], f["hook"], f["framework"] or UNKNOWN,
+                                  f["session"] or UNKNOWN, f["message"])
 
 
 @dataclass
@@ -163,26 +161,27 @@ def _state_turn(agent: Path, sid: str) -> int | None:
     except OSError:
         return None
     for line in reversed(lines):
-        f = line.split()
-        if len(f) >= 3 and f[0] == "v1" and f[1].isdigit():
-            return int(f[1])
+        f = statefiles.STATE.parse(line)
+        if f and f["turn"].isdigit():
+            return int(f["turn"])
     return None
 
 
 def block_stats(agent: Path) -> dict[str, int] | None:
-    """The last block's figures: log/state/last.block (BUDGET tattoo snapshot notes-total
-    notes-kept tokens chars ...), written by every build, or else block.stats (AHC1 LEN USER
-    BUDGET NOTES and the same figures), which a build with a notice leaves empty."""
+    """The last block's figures (statefiles.STATS): log/state/last.block, written by every
+    build, or else block.stats, which a build with a notice leaves empty."""
     state = agent / "log" / "state"
-    for name, budget, first in (("last.block", 0, 1), ("block.stats", 3, 5)):
+    for fmt, budget in ((statefiles.LAST, "budget"), (statefiles.BLOCK, "build_budget")):
         try:
-            f = (state / name).read_text(encoding="utf-8").split()
+            line = (state / fmt.file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if name == "block.stats" and (not f or f[0] != "AHC1"):
-            continue
-        if len(f) >= first + 6 and f[budget].isdigit() and all(x.isdigit() for x in f[first:first + 6]):
-            return {"tokens": int(f[first + 4]), "budget": int(f[budget]), "chars": int(f[first + 5])}
+        f = fmt.parse(line)
+        figures = statefiles.STATS.parse(f["figures"]) if f else None
+        if f and figures and f[budget].isdigit() and figures["tokens"].isdigit() \
+                and figures["chars"].isdigit():
+            return {"tokens": int(figures["tokens"]), "budget": int(f[budget]),
+                    "chars": int(figures["chars"])}
     return None
 
 

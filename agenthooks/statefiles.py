@@ -62,40 +62,41 @@ class Format:
 
 @dataclass(frozen=True)
 class LogFormat:
-    """A memory.log line: "[TIME] HOOK FRAMEWORK SESSION: MESSAGE"."""
+    """A memory.log line: "[TIME] HOOK FRAMEWORK SESSION: MESSAGE" (a past release's lines
+    have no FRAMEWORK SESSION: parse() gives them as empty)."""
     fields: tuple[str, ...] = ("time", "hook", "framework", "session", "message")
     printf: str = "'[%s] %s %s %s: %s\\n'"
     regex: re.Pattern[str] = re.compile(
-        r"^\[(?P<time>[^\]]*)\] (?P<hook>\S+) (?P<framework>\S+) (?P<session>\S+): (?P<message>.*)$")
+        r"^\[(?P<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\] (?P<hook>[a-z_]+)"
+        r"(?: (?P<framework>[a-z][a-z-]*) (?P<session>[A-Za-z0-9_.-]{1,80}))?: (?P<message>.*)$")
 
     def parse(self, line: str) -> dict[str, str] | None:
         m = self.regex.match(line)
-        return m.groupdict() if m else None
+        return {k: v or "" for k, v in m.groupdict().items()} if m else None
+
+
+# One line per prompt, appended; the last valid one counts.
+STATE = Format("SESSION.state", ("turn", "length", "pending", "boundary", "sync"), "v1")
+# The block in injected_context.txt and its build's figures: what the quiet path reuses.
+BLOCK = Format("block.stats", ("chars", "user_rules", "build_budget", "notes", "figures"), "AHC1",
+               rest=True)
+# The last block built and its figures: what status and the status line show.
+LAST = Format("last.block", ("budget", "figures"), rest=True)
+# The figures themselves, as the awk block builder prints them (after the word AHSTATS).
+STATS = Format("", STATS_FIELDS)
+REMIND = Format("SESSION.remind", ("snapshot_time", "reminded"))
+COUNT = Format("SESSION.count", ("compactions",))
+LOG = LogFormat()
+
+
+def config_values(release: int) -> Format:
+    """The tunables the runtime last parsed (config.values); a second line holds
+    summary_markers. Its tag names the hooks' release: another release's is not read."""
+    tunables = tuple(var.removeprefix("AH_") for var in config.BASH_VARS.values())
+    return Format("config.values", ("ENABLED",) + tunables, f"AHCFG{release}", ".")
 
 
 def formats(release: int) -> dict[str, Format | LogFormat]:
-    """Every format, as the hooks of `release` write them."""
-    tunables = tuple(var.removeprefix("AH_") for var in config.BASH_VARS.values())
-    return {
-        # One line per prompt, appended; the last valid one counts.
-        "state": Format("SESSION.state", ("turn", "length", "pending", "boundary", "sync"), "v1"),
-        # The tunables the runtime last parsed; a second line holds summary_markers.
-        "config": Format("config.values", ("ENABLED",) + tunables, f"AHCFG{release}", "."),
-        # The block in injected_context.txt and its build's figures (stats): what the quiet
-        # path reuses.
-        "block": Format("block.stats", ("chars", "user_rules", "build_budget", "notes", "figures"),
-                        "AHC1", rest=True),
-        # The last block built and its figures: what status and the status line show.
-        "last": Format("last.block", ("budget", "figures"), rest=True),
-        # The figures themselves, as the awk block builder prints them (after the word AHSTATS).
-        "stats": Format("", STATS_FIELDS),
-        "remind": Format("SESSION.remind", ("snapshot_time", "reminded")),
-        "count": Format("SESSION.count", ("compactions",)),
-        "log": LogFormat(),
-    }
-
-
-def state(release: int, name: str) -> Format:
-    fmt = formats(release)[name]
-    assert isinstance(fmt, Format)
-    return fmt
+    """Every format, as the hooks of `release` write them (the templates' `formats`)."""
+    return {"state": STATE, "config": config_values(release), "block": BLOCK, "last": LAST,
+            "stats": STATS, "remind": REMIND, "count": COUNT, "log": LOG}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agenthooks import health, transcript
+from agenthooks import health, statefiles, transcript
 from support.helpers import cli, install, make_repo
 from support.upgrade import tree
 
@@ -167,10 +167,10 @@ not a log line
 
 
 def test_log_lines_old_and_new_forms() -> None:
-    lines = [health.LOG_RE.match(x) for x in LOG.splitlines()]
+    lines = [statefiles.LOG.parse(x) for x in LOG.splitlines()]
     assert [m is not None for m in lines].count(False) == 1
     found = health.from_log(health.LogLine(*[
-        g or health.UNKNOWN for g in m.groups()]) for m in lines if m)
+        m[k] or health.UNKNOWN for k in statefiles.LOG.fields]) for m in lines if m)
     by = {s.session_id: s for s in found}
     assert [s.session_id for s in found] == ["s-2", "s-1", "unknown"]  # newest first
     old, one, two = by["unknown"], by["s-1"], by["s-2"]
