@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import __version__, config, frameworks, manifest, render, upgrade
+from agenthooks import __version__, config, frameworks, hookrun, manifest, render, upgrade
 from agenthooks.errors import UserError
 from agenthooks.files import is_ours
 
@@ -231,9 +231,9 @@ def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
         (agent / "hooks/pre_task.sh").write_bytes(script)
         shutil.copyfile(cfg, agent / "config.yaml")
         try:
-            proc = subprocess.run([bash, str(agent / "hooks/pre_task.sh"), "--show"],
-                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  timeout=30, cwd=tmp)
+            proc = hookrun.run([bash, str(agent / "hooks/pre_task.sh"), "--show"],
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                               timeout=30, cwd=tmp)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return [Check("config.yaml", "fail", f"the hooks' reader did not run: {exc}")]
         log = (agent / "log/memory.log")
