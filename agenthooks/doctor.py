@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import __version__, config, frameworks, manifest, render, upgrade
+from agenthooks import __version__, config, frameworks, hookrun, manifest, render, syntax, upgrade
 from agenthooks.errors import UserError
 from agenthooks.files import is_ours
 
@@ -73,6 +73,17 @@ def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
             out.append(Check(name, "ok", "present, executable, edited by you (upgrades merge "
                              "into it)"))
     return out
+
+
+def _syntax(root: Path) -> list[Check]:
+    """bash -n on every script under .agent/hooks/: a hook that does not parse fails each
+    run (exit 2 blocks the prompt in Claude Code) while looking present and pristine."""
+    count, bad = syntax.problems(root)
+    if bad:
+        return [Check(f"syntax {rel}", "fail", why) for rel, why in bad]
+    if count:
+        return [Check("syntax", "ok", f"bash parses all {count} script(s) in .agent/hooks/")]
+    return []
 
 
 def _pending(root: Path, files: dict[str, Any]) -> list[Check]:
@@ -234,9 +245,9 @@ def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
             (agent / "hooks" / rel).write_bytes(data)
         shutil.copyfile(cfg, agent / "config.yaml")
         try:
-            proc = subprocess.run([bash, str(agent / "hooks/pre_task.sh"), "--show"],
-                                  stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  timeout=30, cwd=tmp)
+            proc = hookrun.run([bash, str(agent / "hooks/pre_task.sh"), "--show"],
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                               timeout=30, cwd=tmp)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return [Check("config.yaml", "fail", f"the hooks' reader did not run: {exc}")]
         log = (agent / "log/memory.log")
@@ -326,6 +337,7 @@ def checks(root: Path) -> list[Check]:
     out.append(Check("bash", "ok" if shutil.which("bash") else "fail",
                      shutil.which("bash") or "bash is not on PATH: the hooks cannot run"))
     out += _hooks(root, data.get("files", {}))
+    out += _syntax(root)
     out += _pending(root, data.get("files", {}))
     out += _outdated(data, root)
     answers = data.get("answers", {})

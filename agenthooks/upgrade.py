@@ -244,6 +244,8 @@ def _owned(s: Seen) -> Outcome:
         return early
     pf, path, new, cur, record = s.pf, s.path, s.new, s.cur, s.record
     assert cur is not None
+    if pf.path.endswith(".sh") and b"\r\n" in cur:
+        return _line_endings(s, cur)
     if cur == new:
         if (path.stat().st_mode & 0o777) != pf.mode:
             return Step(Verdict("update", pf.path, f"mode set to {oct(pf.mode)[2:]}"),
@@ -291,6 +293,28 @@ def _owned(s: Seen) -> Outcome:
     if base == new:
         return Step(Verdict("keep", pf.path, "edited by you; nothing new to merge")), record, new
     return _merge(s, cur, base, rec, record)
+
+
+def _line_endings(s: Seen, cur: bytes) -> Outcome:
+    """A bash script turned CRLF (a Windows editor, a copy, a zip) fails on every run, and
+    its CRs are no edit of the user's: decided on its LF text, then written with LF."""
+    lf = manifest.lf(cur)
+    step, rec, base = _owned(replace(s, cur=lf))
+    verdict = step.verdict
+    if step.refused or verdict.verdict == "skip":
+        return step, rec, base  # not ours: moved aside or left alone, as it is
+    if any(p == s.path for p, _data, _mode in step.writes):
+        note = "; ".join(filter(None, [verdict.note, "line endings repaired"]))
+        return replace(step, verdict=replace(verdict, note=note)), rec, base
+    # identical, keep or a conflict waiting beside it: the file stays as it is, with LF.
+    mode = s.pf.mode if verdict.verdict == "identical" else s.path.stat().st_mode & 0o777
+    step = replace(step, writes=[*step.writes, (s.path, lf, mode)])
+    if verdict.verdict == "conflict":
+        return replace(step, verdict=replace(verdict, note="line endings of your file "
+                                             "repaired; " + verdict.note)), rec, base
+    note = "line endings repaired" + ("" if verdict.verdict == "identical" else
+                                      "; " + verdict.note)
+    return replace(step, verdict=Verdict("update", s.pf.path, note)), rec, base
 
 
 def _not_ours(s: Seen) -> Outcome:

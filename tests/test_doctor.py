@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support.helpers import cli, install, make_repo
+from support.helpers import cli, install, make_repo, run_hook
 from support.upgrade import install_v0, tree
 
 
@@ -149,3 +149,37 @@ def test_invalid_yaml_is_named_not_taken_for_old_templates(tmp_path: Path) -> No
     status, message = s["config.yaml"]
     assert status == "fail"
     assert f"is not valid YAML (line {lines + 2}, column 1): expected ',' or ']'" in message
+
+
+def crlf(path: Path) -> None:
+    """What a Windows editor, a copy or a zip does to a hook."""
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+
+
+def test_crlf_hooks_fail_naming_the_file_the_cause_and_the_fix(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code")
+    assert statuses(repo)["syntax"][0] == "ok"
+    for hook in ("pre_task", "post_edit", "on_compact"):
+        crlf(repo / f".agent/hooks/{hook}.sh")
+    assert run_hook(repo, "pre_task").returncode != 0  # the case is real: bash cannot run it
+    proc = doctor(repo)
+    assert proc.returncode == 1, proc.stdout
+    s = statuses(repo)
+    for hook in ("pre_task", "post_edit", "on_compact"):
+        status, message = s[f"syntax .agent/hooks/{hook}.sh"]
+        assert status == "fail", message
+        for said in ("CRLF", "agenthooks install", "core.autocrlf", ".gitattributes"):
+            assert said in message, message
+
+
+def test_any_script_under_hooks_that_bash_cannot_parse_fails(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo)
+    lib = repo / ".agent/hooks/lib"
+    lib.mkdir()
+    (lib / "util.sh").write_text("f() {\n  echo one\n")  # the closing brace is missing
+    s = statuses(repo)
+    status, message = s["syntax .agent/hooks/lib/util.sh"]
+    assert status == "fail" and "syntax error" in message, message
+    assert "syntax .agent/hooks/pre_task.sh" not in s  # the rendered hooks still parse

@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from agenthooks import hookrun
 from agenthooks.config import yaml_module
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
@@ -137,8 +138,8 @@ def post_install(root: Path, answers: dict[str, Any]) -> None:
     if not hook.is_file():
         return
     try:
-        subprocess.run([*BASH.split(), str(hook), NAME], cwd=root, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60, check=False)
+        hookrun.run([*BASH.split(), str(hook), NAME], cwd=root, stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60, check=False)
     except (OSError, subprocess.SubprocessError):
         pass
 

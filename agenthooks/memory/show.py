@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import frameworks, messages, redact
+from agenthooks import frameworks, hookrun, messages, redact
 from agenthooks.errors import UserError, unknown
 from agenthooks.memory import parse
 
@@ -26,8 +26,8 @@ def run_pre_task(repo: parse.Repo, *args: str, timeout: float = 60) -> bytes:
         raise UserError(f"{hook.relative_to(repo.root)}: missing",
                         hint="run 'agenthooks install' to render the hooks")
     try:
-        proc = subprocess.run(["bash", str(hook), *args], stdin=subprocess.DEVNULL,
-                              capture_output=True, cwd=repo.root, timeout=timeout)
+        proc = hookrun.run(["bash", str(hook), *args], stdin=subprocess.DEVNULL,
+                           capture_output=True, cwd=repo.root, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise UserError(f"pre_task.sh {' '.join(args)} did not finish in {timeout:.0f}s") from None
     except OSError as exc:
@@ -38,7 +38,8 @@ def run_pre_task(repo: parse.Repo, *args: str, timeout: float = 60) -> bytes:
                         + (f": {first[0]}" if first else ""))
     if proc.stderr:
         sys.stderr.write(proc.stderr.decode("utf-8", "replace"))
-    return proc.stdout
+    out: bytes = proc.stdout
+    return out
 
 
 def _headings() -> list[tuple[str, re.Pattern[str]]]:

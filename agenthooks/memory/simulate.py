@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import frameworks, messages
+from agenthooks import frameworks, hookrun, messages
 from agenthooks.errors import UserError
 from agenthooks.memory import parse
 from agenthooks.render import HOOKS
@@ -95,10 +95,10 @@ class Drill:
         if "tool_name" in payload:
             payload["tool_name"] = TOOL_NAMES.get(self.framework, payload["tool_name"])
         try:
-            proc = subprocess.run(["bash", str(self.agent / "hooks" / f"{name}.sh"), self.framework],
-                                  input=json.dumps({"session_id": SID, **payload}),
-                                  capture_output=True, text=True, cwd=self.root, env=env,
-                                  timeout=30)
+            proc = hookrun.run(["bash", str(self.agent / "hooks" / f"{name}.sh"), self.framework],
+                               input=json.dumps({"session_id": SID, **payload}),
+                               capture_output=True, text=True, cwd=self.root, env=env,
+                               timeout=30)
         except subprocess.TimeoutExpired:
             return 124, ""
         return proc.returncode, context_of(self.framework, proc.stdout)

@@ -56,6 +56,15 @@ def edit(path: Path, old: str, new: str) -> object:
     return tool("edit", {"path": str(path), "old_str": old, "new_str": new})
 
 
+def view(path: Path) -> object:
+    return tool("view", {"path": str(path)})
+
+
+def order(mock: MockAPI) -> list[tuple[int, str, bool]]:
+    """Each request's index, kind and whether it held the summary: which one came when."""
+    return [(r.index, r.kind, SUMMARIZED in r) for r in mock.requests]
+
+
 def test_copilot_memory_and_reminder(clis: C.CLIs, sandbox: C.Sandbox,
                                      mock_api: MockAPI) -> None:
     project = H.install(sandbox, "copilot-cli", ".github/hooks/agenthooks.json")
@@ -78,9 +87,12 @@ def test_copilot_auto_compaction_then_tool_result_and_next_prompt(
     project = H.install(sandbox, "copilot-cli", ".github/hooks/agenthooks.json")
     app = sandbox.repo / "app.py"
     # A reply reporting 90000 input tokens against a 20000-token window: Copilot compacts
-    # while the next tool call (the edit) runs, inside the same turn.
+    # while the next tool call (the edit) runs, inside the same turn. The summary runs
+    # beside the agent loop and may come back only after the edit's result went out: the
+    # view after it gives the loop one more request, the one that then holds the summary
+    # (with the edit's result the last, a slow summary lands after the run, in no request).
     mock_api.script("codex", [create(app, "x = 1\n", input_tokens=90_000),
-                              edit(app, "x = 1", "x = 2"), text("Edited.")])
+                              edit(app, "x = 1", "x = 2"), view(app), text("Edited.")])
     old_rule = project.rule
     sid = C.copilot_session(copilot(sandbox, mock_api, clis, "write app.py",
                                     max_prompt_tokens=20_000))
@@ -89,7 +101,8 @@ def test_copilot_auto_compaction_then_tool_result_and_next_prompt(
     # The summary runs beside the agent loop: the first request built on it is the first
     # that holds it.
     after = next((r for r in mock_api.main_requests("codex") if SUMMARIZED in r), None)
-    assert after is not None and mock_api.summary_text in after
+    assert after is not None, f"no main request held Copilot's summary: {order(mock_api)}"
+    assert mock_api.summary_text in after
     # (c) the compacted history opens with the summary; the memory rides on the result
     # of the tool call that ran during the compaction, after the summary.
     H.assert_memory(after, old_rule, "first request after the compaction")
