@@ -1,8 +1,9 @@
 """agenthooks lint: checks .agent/memory/ against the rules of the method.
 
 R1 tattoo size and one rule a line; R2/R13 snapshot sections and edit-log growth; R22
-contradictions between and within files (en and zh); secrets (agenthooks.redact, the
-patterns the hooks redact with). Findings read `path:line: level: message`."""
+contradictions between and within files (en and zh); repo paths memory names that no
+longer exist; secrets (agenthooks.redact, the patterns the hooks redact with). Findings
+read `path:line: level: message`."""
 from __future__ import annotations
 
 import re
@@ -59,6 +60,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "many_items": (
         "snapshot has {n} items: summarise, or archive finished work with 'agenthooks archive'",
         "快照有 {n} 项：请归纳，或用 'agenthooks archive' 归档已完成的工作"),
+    "stale_ref": (
+        "names {path}, which is not in the repo (renamed or deleted?): update the line or remove it",
+        "提到的 {path} 在仓库中不存在（已改名或删除？）：请更新或删除这一行"),
     "contradicts": (
         "contradicts {where}: '{b}' vs '{a}'; memory files must agree, fix one of them",
         "与 {where} 矛盾：'{b}' 对 '{a}'；记忆文件必须一致，请改正其中之一"),
@@ -412,6 +416,23 @@ def check_sources(root: Path, tat: parse.MemFile, lang: str = "en") -> list[Find
     return out
 
 
+# --- stale references ------------------------------------------------------------------
+
+def check_refs(root: Path, files: Iterable[parse.MemFile], lang: str = "en") -> list[Finding]:
+    """Repo paths named in memory lines that no longer exist (agenthooks.memory.refs)."""
+    from agenthooks.memory import refs
+
+    checker = refs.Checker(root)
+    out = []
+    for mf in files:
+        lines = [(ln.no, ln.text) for ln, ok in
+                 parse.content_lines(mf.raw, unclosed_hides=not mf.label.endswith("tattoo.md"))
+                 if ok and not ln.text.startswith("#")]
+        for st in checker.stale(lines):
+            out.append(Finding(mf.label, st.line, "warning", say(lang, "stale_ref", path=st.path)))
+    return out
+
+
 # --- secrets ----------------------------------------------------------------------------
 
 def check_secrets(mf: parse.MemFile, level: str = "error", lang: str = "en") -> list[Finding]:
@@ -488,6 +509,7 @@ def lint(repo: parse.Repo) -> list[Finding]:
     groups.append(claims(notes.label, parse.notes(notes), "warning"))
     found += check_contradictions(groups, lang)
     found += check_sources(repo.root, tat, lang)
+    found += check_refs(repo.root, (tat, snap, notes), lang)
     for mf in (tat, snap, notes):
         found += check_secrets(mf, lang=lang) + check_markup(mf, lang)
     if user is not None:
