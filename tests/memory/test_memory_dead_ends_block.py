@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import install, make_repo, run_hook, write_memory
+from support.helpers import cli, install, make_repo, run_hook, write_memory
 
 from agenthooks import messages
 from agenthooks.memory import parse
@@ -99,3 +99,10 @@ def test_a_snapshot_without_the_section_builds_as_before(tmp_path: Path) -> None
     lines = block(repo)
     assert "- decision 1: " + WORDS["en"] in lines
     assert not any("Tried and failed" in s or "older entries left out" in s for s in lines)
+
+
+@PENDING
+def test_show_prints_the_section(tmp_path: Path) -> None:
+    repo = repo_with(tmp_path, "en", snapshot("en", 1, 1, 1))
+    out = cli("show", str(repo)).stdout.split("\n")
+    assert out[out.index("### Tried and failed") + 1] == "- dead end 0: " + WORDS["en"], out
