@@ -19,6 +19,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "notes": "Scratch notes (may be stale; latest %d of %d)",
         "notes_cut": "[... %d older notes left out for the budget: read .agent/memory/notes.md]",
         "snapshot_cut": "[... %d lines left out for the budget: read .agent/memory/snapshot.md]",
+        # Tried and failed past its latest few lines: no budget cut, the section's own limit.
+        "failed_cut": "[... %d older entries left out: read .agent/memory/snapshot.md]",
         "tattoo_cut": "[agenthooks WARNING: %d of %d rules are left out, over the budget or the host's 10,000-character cap: READ .agent/memory/tattoo.md NOW, and shorten it]",
         "tattoo_over": "[agenthooks warning: the rules alone are over the token budget; shorten .agent/memory/tattoo.md]",
         "redacted": "[redacted by agenthooks: a line of %s looks like a secret]",
@@ -59,6 +61,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "notes": "临时笔记（可能过期；最近 %d 条，共 %d 条）",
         "notes_cut": "[……为控制预算省略了较早的 %d 条笔记：请读 .agent/memory/notes.md]",
         "snapshot_cut": "[……为控制预算省略了 %d 行：请读 .agent/memory/snapshot.md]",
+        "failed_cut": "[……省略了较早的 %d 条：请读 .agent/memory/snapshot.md]",
         "tattoo_cut": "[agenthooks 警告：%d 条约束（共 %d 条）因超出预算或宿主 10,000 字符上限而省略：请立即阅读 .agent/memory/tattoo.md，并精简它]",
         "tattoo_over": "[agenthooks 警告：仅硬约束就已超出 token 预算；请精简 .agent/memory/tattoo.md]",
         "redacted": "[agenthooks 已隐去：%s 中的一行疑似密钥]",

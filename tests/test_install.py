@@ -56,7 +56,7 @@ def test_install_scaffolds_the_documented_layout(tmp_path: Path) -> None:
         assert f"create     .agent/hooks/{hook}.sh" in proc.stdout
     snap = (repo / ".agent/memory/snapshot.md").read_text()
     assert [h for h in snap.splitlines() if h.startswith("## ")] == [
-        "## Goal", "## Done", "## In progress", "## Todo", "## Key decisions"]
+        "## Goal", "## Done", "## In progress", "## Todo", "## Key decisions", "## Tried and failed"]
     manifest = json.loads((repo / ".agent/.agenthooks.json").read_text())
     assert manifest["answers"]["frameworks"] == ["generic"]
     assert set(manifest["files"]) >= {".agent/hooks/pre_task.sh", ".agent/config.yaml"}
@@ -67,7 +67,7 @@ def test_zh_templates(tmp_path: Path) -> None:
     install(repo, "--lang", "zh")
     snap = (repo / ".agent/memory/snapshot.md").read_text()
     assert [h for h in snap.splitlines() if h.startswith("## ")] == [
-        "## 目标", "## 已完成", "## 进行中", "## 待办", "## 关键决策"]
+        "## 目标", "## 已完成", "## 进行中", "## 待办", "## 关键决策", "## 已放弃"]
     assert "当前任务快照" in run_hook(repo, "pre_task").stdout
 
 

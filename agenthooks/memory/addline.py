@@ -10,7 +10,7 @@ from pathlib import Path
 from agenthooks import redact
 from agenthooks.memory import lint, parse, promote
 
-MAX_CHARS = 400  # lint's long_rule threshold
+MAX_CHARS = lint.LONG_LINE  # lint's long_rule threshold
 
 
 @dataclass

@@ -1,8 +1,10 @@
 """agenthooks lint: checks .agent/memory/ against the rules of the method.
 
-R1 tattoo size and one rule a line; R2/R13 snapshot sections and edit-log growth; R22
-contradictions between and within files (en and zh); secrets (agenthooks.redact, the
-patterns the hooks redact with). Findings read `path:line: level: message`."""
+R1 tattoo size and one rule a line; R2/R13 snapshot sections and edit-log growth, and
+Tried and failed kept to the few lines the block carries; R22 contradictions between and
+within files (en and zh); repo paths memory names that no longer exist; secrets
+(agenthooks.redact, the patterns the hooks redact with). Findings read
+`path:line: level: message`."""
 from __future__ import annotations
 
 import re
@@ -59,6 +61,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "many_items": (
         "snapshot has {n} items: summarise, or archive finished work with 'agenthooks archive'",
         "快照有 {n} 项：请归纳，或用 'agenthooks archive' 归档已完成的工作"),
+    "failed_many": (
+        "'{title}' has {n} entries: the agent sees only the latest {shown}, the {old} older ones "
+        "(from this line) never reach it: delete them, or move one that still binds to Key decisions",
+        "'{title}' 有 {n} 条：agent 只看到最近 {shown} 条，较早的 {old} 条（从本行起）不会给到它："
+        "请删除它们，或把仍然有效的移到关键决策"),
+    "failed_long": (
+        "entry is {n} characters long: one short line, what was tried and why it failed",
+        "这一条长 {n} 个字符：写成简短的一行，试了什么、为什么失败"),
+    "stale_ref": (
+        "names {path}, which is not in the repo (renamed or deleted?): update the line or remove it",
+        "提到的 {path} 在仓库中不存在（已改名或删除？）：请更新或删除这一行"),
     "contradicts": (
         "contradicts {where}: '{b}' vs '{a}'; memory files must agree, fix one of them",
         "与 {where} 矛盾：'{b}' 对 '{a}'；记忆文件必须一致，请改正其中之一"),
@@ -104,6 +117,7 @@ def say(lang: str, key: str, **values: object) -> str:
 
 # --- R1: tattoo -------------------------------------------------------------------------
 
+LONG_LINE = 400  # characters: past it, a rule or a dead end is no longer one short line
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)、]|[（(]?\d+[)）])\s*(?:\[[ xX]\]\s*)?")
 
 
@@ -139,7 +153,7 @@ def check_tattoo(mf: parse.MemFile, max_lines: int, max_rules: int, level: str,
         if s.rstrip().endswith("\\"):
             out.append(Finding(mf.label, ln.no, level,
                                say(lang, "backslash")))
-        elif len(s) > 400:
+        elif len(s) > LONG_LINE:
             out.append(Finding(mf.label, ln.no, "warning",
                                say(lang, "long_rule", n=len(s))))
         prev = ln
@@ -193,6 +207,22 @@ def check_snapshot(mf: parse.MemFile, lang: str) -> list[Finding]:
     if len(items) > 80:
         out.append(Finding(mf.label, items[80].no, "warning",
                            say(lang, "many_items", n=len(items))))
+    return out + check_failed(mf, secs, lang)
+
+
+def check_failed(mf: parse.MemFile, secs: list[parse.Section], lang: str) -> list[Finding]:
+    """Tried and failed: the block carries only its latest few lines, each kept short."""
+    failed = [s for s in secs if s.key == "failed"]
+    items = [ln for s in failed for ln in s.items]
+    out: list[Finding] = []
+    old = len(items) - parse.FAILED_SHOWN
+    if old > 0:
+        out.append(Finding(mf.label, items[0].no, "warning", say(
+            lang, "failed_many", title=failed[0].title, n=len(items), shown=parse.FAILED_SHOWN,
+            old=old)))
+    for ln in items:
+        if len(ln.text) > LONG_LINE:
+            out.append(Finding(mf.label, ln.no, "warning", say(lang, "failed_long", n=len(ln.text))))
     return out
 
 
@@ -412,6 +442,23 @@ def check_sources(root: Path, tat: parse.MemFile, lang: str = "en") -> list[Find
     return out
 
 
+# --- stale references ------------------------------------------------------------------
+
+def check_refs(root: Path, files: Iterable[parse.MemFile], lang: str = "en") -> list[Finding]:
+    """Repo paths named in memory lines that no longer exist (agenthooks.memory.refs)."""
+    from agenthooks.memory import refs
+
+    checker = refs.Checker(root)
+    out = []
+    for mf in files:
+        lines = [(ln.no, ln.text) for ln, ok in
+                 parse.content_lines(mf.raw, unclosed_hides=not mf.label.endswith("tattoo.md"))
+                 if ok and not ln.text.startswith("#")]
+        for st in checker.stale(lines):
+            out.append(Finding(mf.label, st.line, "warning", say(lang, "stale_ref", path=st.path)))
+    return out
+
+
 # --- secrets ----------------------------------------------------------------------------
 
 def check_secrets(mf: parse.MemFile, level: str = "error", lang: str = "en") -> list[Finding]:
@@ -483,11 +530,13 @@ def lint(repo: parse.Repo) -> list[Finding]:
     if user is not None:
         groups.append(claims(user.label, parse.rules(user), "warning"))
     groups.append(claims(tat.label, parse.rules(tat), "error"))
-    groups.append(claims(snap.label, [ln for s in parse.sections(snap) if s.key != "done"
-                                      for ln in s.items], "error"))
+    # Done and Tried and failed are history: "use X" there is no rule to contradict.
+    groups.append(claims(snap.label, [ln for s in parse.sections(snap)
+                                      if s.key not in ("done", "failed") for ln in s.items], "error"))
     groups.append(claims(notes.label, parse.notes(notes), "warning"))
     found += check_contradictions(groups, lang)
     found += check_sources(repo.root, tat, lang)
+    found += check_refs(repo.root, (tat, snap, notes), lang)
     for mf in (tat, snap, notes):
         found += check_secrets(mf, lang=lang) + check_markup(mf, lang)
     if user is not None:

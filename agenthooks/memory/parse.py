@@ -16,13 +16,18 @@ from agenthooks.errors import UserError
 from agenthooks.files import make_dirs
 
 MEMORY_FILES = ("tattoo", "snapshot", "notes")
-SECTION_KEYS = ("goal", "done", "progress", "todo", "decisions")
+SECTION_KEYS = ("goal", "done", "progress", "todo", "decisions")  # lint wants each of them
+# Optional: snapshots written before the section existed stay valid, and nothing adds it.
+OPTIONAL_KEYS = ("failed",)
 SECTION_TITLES = {
     "en": {"goal": "Goal", "done": "Done", "progress": "In progress", "todo": "Todo",
-           "decisions": "Key decisions"},
+           "decisions": "Key decisions", "failed": "Tried and failed"},
     "zh": {"goal": "目标", "done": "已完成", "progress": "进行中", "todo": "待办",
-           "decisions": "关键决策"},
+           "decisions": "关键决策", "failed": "已放弃"},
 }
+# Tried and failed: the block carries only its latest (last) few lines, and cuts them
+# first among snapshot lines (FAILMAX in the block builder's awk).
+FAILED_SHOWN = 3
 
 # Tunables only the memory tools read; the hooks ignore keys they do not know.
 TOOL_DEFAULTS = {"lint_max_tattoo_lines": 200, "lint_max_rules": 20}
@@ -34,6 +39,8 @@ _SECTIONS = (
     ("decisions", re.compile(r"^((key )?decisions|关键决策)$")),
     ("done", re.compile(r"^(done|completed|已完成)$")),
     ("todo", re.compile(r"^(todo|to[ -]do|next|待办)$")),
+    ("failed", re.compile(r"^(tried and failed|failed approaches|rejected( approaches)?|dead[ -]?ends?"
+                          r"|已放弃|放弃的方案|死胡同)$")),
 )
 
 

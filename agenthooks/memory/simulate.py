@@ -228,6 +228,22 @@ def drill(root: Path, lang: str, cfg: dict[str, Any],
     return d, base, reloaded
 
 
+def _echo_failed(block: str, secs: list[parse.Section], msg: dict[str, str],
+                 echo: Callable[[str], None]) -> None:
+    """Tried and failed, when the snapshot has entries: what of it came back."""
+    failed = [s for s in secs if s.key == "failed"]
+    total = sum(len(s.items) for s in failed)
+    if not total:
+        return  # optional section: a snapshot without it is not worth a line
+    got = _section(block, "### " + failed[0].title)
+    marks = tuple(msg[k].split("%d")[0] for k in ("failed_cut", "snapshot_cut"))
+    n = sum(not s.startswith(marks) for s in got)  # the cut markers are no entries
+    echo(f"  {failed[0].title} ({n} of {total} lines):")
+    for s in got or ["(none in the block: the installed hooks do not carry this section,"
+                     " or the budget cut it)"]:
+        echo(f"    {s}")
+
+
 def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
     repo = parse.find_repo(dir_)
     for h in HOOKS:
@@ -258,8 +274,8 @@ def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
             proj = _section(block, "### " + m["project_rules"]) if user else \
                 _section(block, "## " + m["rules"])
             rules = [s for s in user + proj if s and s != m["no_rules"]]
-            titles = {s.key: s.title for s in parse.sections(parse.load_file(
-                root / ".agent" / "memory" / "snapshot.md", ""))}
+            secs = parse.sections(parse.load_file(root / ".agent" / "memory" / "snapshot.md", ""))
+            titles = {s.key: s.title for s in secs}
             prog = _section(block, "### " + titles.get("progress", parse.SECTION_TITLES[repo.lang]["progress"]))
             echo("re-injected after the compaction:" if reloaded else "injected at start:")
             echo(f"  rules ({len(rules)}):")
@@ -269,6 +285,7 @@ def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
             for s in prog or ["(none: after a compaction the agent could not say where it is;"
                               " fill In progress in snapshot.md)"]:
                 echo(f"    {s}")
+            _echo_failed(block, secs, m, echo)
         log = root / ".agent" / "log" / "memory.log"
         echo("log lines of the drill:")
         for s in (log.read_text("utf-8", "replace").splitlines() if log.is_file() else []):

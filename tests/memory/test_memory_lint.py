@@ -84,8 +84,9 @@ def test_snapshot_grown_into_an_edit_log(repo: Path) -> None:
     out = findings(repo)
     assert any(s.startswith(".agent/memory/snapshot.md:5: error: snapshot reads like an edit log: 5 of 7")
                for s in out), out
-    # A progress board with one file:line reference is fine.
+    # A progress board with one file:line reference (to a file that exists) is fine.
     from support.helpers import SAMPLE_SNAPSHOT
+    (repo / "api.py").write_text("")
     write_memory(repo, snapshot=SAMPLE_SNAPSHOT.replace("cache layer", "cache layer (see api.py:10)"))
     assert findings(repo) == []
 

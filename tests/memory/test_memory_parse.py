@@ -42,6 +42,8 @@ def test_an_unclosed_comment_hides_no_rule(tmp_path: Path) -> None:
     ("Goal", "goal"), ("Goals:", "goal"), ("In progress", "progress"), ("in-progress", "progress"),
     ("Key decisions", "decisions"), ("Done", "done"), ("To do", "todo"), ("Next", "todo"),
     ("目标", "goal"), ("进行中：", "progress"), ("关键决策", "decisions"), ("Misc", "other"),
+    ("Tried and failed", "failed"), ("Dead ends:", "failed"), ("已放弃", "failed"),
+    ("Failed", "other"),
 ])
 def test_section_key(title: str, key: str) -> None:
     assert parse.section_key(title) == key
