@@ -21,7 +21,7 @@ TEMPLATE_REVS = {
     "hooks/on_compact.sh": 6,
     "config.yaml": 2,
     "agent/gitignore": 1,
-    "agent/gitattributes": 1,
+    "agent/gitattributes": 2,
 }
 
 
