@@ -17,8 +17,9 @@ to .agent/hooks/ and starts Git for Windows' bash.exe on the hook (`_start.walk_
 costs a PowerShell start before bash: the price of one command that runs in either shell.
 
 commandWindows is written only with windows among the platforms, though other systems ignore
-it: Codex trusts a hook by a hash of the whole handler, commandWindows included, so adding it
-to every install would make every Codex user re-trust the hooks for a field they never run."""
+it: Codex trusts a hook by a hash of its handler (tools that write Codex trust records hash
+commandWindows with the rest), so adding it to every install would make every Codex user
+re-trust the hooks for a field they never run."""
 from __future__ import annotations
 
 from pathlib import Path
