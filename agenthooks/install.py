@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agenthooks import answers as answers_mod
-from agenthooks import config, frameworks, gitstore, install_talk, manifest, render, upgrade
+from agenthooks import config, frameworks, gitattributes, gitstore, install_talk, manifest, render, upgrade
 from agenthooks.errors import UserError
 from agenthooks.files import target_dir, write_atomic
 
@@ -106,6 +106,10 @@ def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: 
     """Every file's verdict, the unregistering of dropped frameworks included; no writes."""
     regs = frameworks.registrations(root, answers)
     planned = render.plan(answers, template_root, revs) + [pf for pfs in regs.values() for pf in pfs]
+    # The top .gitattributes block: LF checkouts for the files we own outside .agent/.
+    top = gitattributes.plan(root, planned)
+    if top is not None:
+        planned.append(top)
     restore_paths = frozenset(_relpath(root, r) for r in restore)
     # Flags whose value lives in config.yaml are applied to it when given on this run.
     # (A flag, or a new answer at the prompt; a recorded answer never overrides the file.)
@@ -115,7 +119,22 @@ def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: 
     plan = upgrade.classify(root, planned, recorded.get("files", {}), conflict=conflict,
                             restore=restore_paths, revs=revs, settings=settings)
     upgrade.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
+    if top is None:
+        _drop_gitattributes(root, plan)
     return regs, plan
+
+
+def _drop_gitattributes(root: Path, plan: upgrade.Plan) -> None:
+    """No file of ours outside .agent/ any more: our block leaves the top .gitattributes."""
+    for rel, text in gitattributes.unregister(root):
+        path = root / rel
+        plan.records.pop(rel, None)
+        if text is None:
+            plan.steps.append(upgrade.Step(upgrade.Verdict("remove", rel, "held only our block"),
+                                           removes=[path]))
+        else:
+            plan.steps.append(upgrade.Step(upgrade.Verdict("update", rel, "our block removed, yours kept"),
+                                           writes=[(path, text.encode("utf-8"), path.stat().st_mode & 0o777)]))
 
 
 def _refuse_dirty(root: Path, plan: upgrade.Plan, allow_dirty: bool) -> None:

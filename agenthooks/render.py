@@ -27,7 +27,7 @@ TEMPLATE_REVS = {
     **{f"hooks/lib/{name}": 7 for name in LIB},
     "config.yaml": 2,
     "agent/gitignore": 1,
-    "agent/gitattributes": 1,
+    "agent/gitattributes": 2,
 }
 
 

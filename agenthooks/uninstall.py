@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import frameworks, gitstore, manifest, upgrade
+from agenthooks import frameworks, gitattributes, gitstore, manifest, upgrade
 from agenthooks.errors import UserError
 from agenthooks.files import target_dir
 from agenthooks.upgrade import Plan, Step, Verdict
@@ -57,6 +57,14 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
                 mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
                 step(Step(Verdict("update", rel, f"our {name} entries removed, yours kept"),
                           writes=[(path, text.encode("utf-8"), mode)]))
+    for rel, text in gitattributes.unregister(root):  # our block in the top .gitattributes
+        handled.add(rel)
+        path = root / rel
+        if text is None:
+            step(Step(Verdict("remove", rel, "held only our block"), removes=[path]))
+        else:
+            step(Step(Verdict("update", rel, "our block removed, yours kept"),
+                      writes=[(path, text.encode("utf-8"), path.stat().st_mode & 0o777)]))
     for rel, rec in sorted(files.items()):
         if rel in handled or not isinstance(rec, dict):
             continue

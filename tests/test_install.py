@@ -264,7 +264,7 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, case: str) -> 
     elif case == "framework":
         args += ["--framework", "vim"]
     elif case == "platform":
-        args += ["--platform", "windows"]
+        args += ["--platform", "amiga"]
     elif case == "lang":
         args += ["--lang", "fr"]
     elif case == "budget":

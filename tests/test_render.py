@@ -63,6 +63,16 @@ def test_busybox_render_uses_the_portable_lock() -> None:
     assert "ah_lock_portable" in text and "flock -w" not in text and "stat -c %Y" in text
 
 
+def test_windows_render_uses_gnu_stat_and_the_portable_lock() -> None:
+    # Git Bash: MSYS coreutils (GNU stat and date), bash 5.x, no flock.
+    text = joined(["windows"])
+    assert "ah_lock_portable" in text and "flock -w" not in text
+    assert "stat -c %Y" in text and "stat -f" not in text
+    assert "printf -v AH_TS '%(%Y-%m-%d %H:%M:%S)T'" in text
+    both = joined(["linux", "windows"])
+    assert "ah_lock_portable" in both and "flock -w" in both
+
+
 def test_framework_tailoring() -> None:
     claude = joined(["linux"], ["claude-code"])
     assert "hookSpecificOutput" in claude and "contextModification" not in claude
@@ -80,7 +90,7 @@ def test_language_tailoring() -> None:
 
 
 def test_render_is_deterministic_and_machine_free(tmp_path: Path) -> None:
-    answers = dict(BASE, platforms=["linux", "macos", "busybox"], frameworks=list(NAMES))
+    answers = dict(BASE, platforms=["linux", "macos", "busybox", "windows"], frameworks=list(NAMES))
     first = render.plan(answers)
     second = render.plan(answers)
     assert first == second
@@ -105,7 +115,8 @@ def shellchecks() -> list[str]:
     return [pinned, system] if Path(system).resolve() != Path(pinned).resolve() else [pinned]
 
 
-PROFILES = [["linux"], ["macos"], ["busybox"], ["linux", "macos"], ["linux", "macos", "busybox"]]
+PROFILES = [["linux"], ["macos"], ["busybox"], ["windows"], ["linux", "macos"], ["linux", "windows"],
+            ["linux", "macos", "busybox", "windows"]]
 AWKS = [a for a in ("mawk", "original-awk", "busybox awk", "gawk")
         if shutil.which(a.split()[0]) or (in_ci() and a != "gawk")]
 FRAMEWORK_SETS = [["generic"], ["claude-code"], list(NAMES)]

@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
             help="Unregister one framework (repeatable); the recorded others stay.")] = None,
         platform: Annotated[Optional[list[str]], typer.Option(
             "--platform", "-p", metavar="NAME",
-            help="System the committed hooks must run on (repeatable): linux macos busybox.")] = None,
+            help="System the committed hooks must run on (repeatable): linux macos busybox windows.")] = None,
         lang: Annotated[Optional[str], typer.Option(
             "--lang", metavar="en|zh", help="Language of memory templates and messages.")] = None,
         budget: Annotated[Optional[str], typer.Option(

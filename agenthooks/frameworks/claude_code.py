@@ -1,10 +1,17 @@
-"""Claude Code: hooks in .claude/settings.json (shared with the user; merged, not replaced).
+r"""Claude Code: hooks in .claude/settings.json (shared with the user; merged, not replaced).
 
 SessionStart (startup|resume|clear|compact) -> pre_task: the memory block, also right
 after a compaction. UserPromptSubmit -> on_compact: detection per prompt. PostToolUse on
 edit tools -> post_edit. PreCompact -> on_compact, which only flags the coming compaction.
 Timeouts are in seconds. With the statusline answer, "statusLine" runs
-`pre_task.sh --statusline`; a statusLine of the user's is never replaced."""
+`pre_task.sh --statusline`; a statusLine of the user's is never replaced.
+
+A command runs through `sh -c` on Linux and macOS (dash on Debian: no bashisms) and through
+Git Bash on Windows, where CLAUDE_PROJECT_DIR is a Windows path (C:\Users\me\repo, with
+backslashes). With windows among the platforms the command first turns such a path into
+C:/Users/me/repo, a path MSYS opens, with bash's own `${d//\\//}`: no process. It runs only for
+a value shaped like a Windows path (a drive letter and a backslash, or a UNC \\server), which a
+Linux or macOS project folder never is, so sh never meets that bash-only expansion."""
 from __future__ import annotations
 
 import dataclasses
@@ -32,22 +39,35 @@ PATH = ".claude/settings.json"
 TIMEOUT = 30
 
 
-def command(hook: str) -> str:
-    return f'{BASH} "$CLAUDE_PROJECT_DIR/.agent/hooks/{hook}.sh" {NAME}'
+# C:\a\b or \\server\share -> C:/a/b, //server/share; any other value is left as it is.
+_TO_SLASHES = "case $d in [A-Za-z]:\\\\*|\\\\\\\\*) d=${d//\\\\//};; esac; "
 
 
-def _group(hook: str, matcher: str | None = None) -> dict[str, Any]:
-    return _jsonhooks.group({"type": "command", "command": command(hook), "timeout": TIMEOUT}, matcher)
+def _project(default: str, windows: bool) -> tuple[str, str]:
+    """(prefix, dir): what runs before the hook and the word naming the project folder."""
+    if not windows:
+        return "", "$CLAUDE_PROJECT_DIR" if not default else f"${{CLAUDE_PROJECT_DIR:-{default}}}"
+    value = "$CLAUDE_PROJECT_DIR" if not default else f"${{CLAUDE_PROJECT_DIR:-{default}}}"
+    return f"d={value}; {_TO_SLASHES}", "$d"
 
 
-def entries() -> dict[str, list[dict[str, Any]]]:
-    return _jsonhooks.claude_shaped(_group, "Edit|Write|MultiEdit|NotebookEdit")
+def command(hook: str, windows: bool = False) -> str:
+    prefix, folder = _project("", windows)
+    return f'{prefix}{BASH} "{folder}/.agent/hooks/{hook}.sh" {NAME}'
 
 
-def statusline() -> dict[str, Any]:
+def entries(windows: bool = False) -> dict[str, list[dict[str, Any]]]:
+    def group(hook: str, matcher: str | None = None) -> dict[str, Any]:
+        return _jsonhooks.group({"type": "command", "command": command(hook, windows),
+                                 "timeout": TIMEOUT}, matcher)
+    return _jsonhooks.claude_shaped(group, "Edit|Write|MultiEdit|NotebookEdit")
+
+
+def statusline(windows: bool = False) -> dict[str, Any]:
     # The status line runs from the project folder; CLAUDE_PROJECT_DIR is used when set.
+    prefix, folder = _project(".", windows)
     return {"type": "command", "padding": 0,
-            "command": f'{BASH} "${{CLAUDE_PROJECT_DIR:-.}}/.agent/hooks/pre_task.sh" {NAME} --statusline'}
+            "command": f'{prefix}{BASH} "{folder}/.agent/hooks/pre_task.sh" {NAME} --statusline'}
 
 
 def _ours(item: _jsontext.Item | None) -> bool:
@@ -55,7 +75,7 @@ def _ours(item: _jsontext.Item | None) -> bool:
     return isinstance(data, dict) and _jsonhooks.is_ours(data.get("command"))
 
 
-def with_statusline(text: str, want: bool) -> str:
+def with_statusline(text: str, want: bool, windows: bool = False) -> str:
     """text with our statusLine spliced in (want) or out; a statusLine of the user's stays."""
     bom = _jsonhooks.BOM if text.startswith(_jsonhooks.BOM) else ""
     body = text[len(bom):]
@@ -63,10 +83,11 @@ def with_statusline(text: str, want: bool) -> str:
         return text
     top = _jsontext.parse(body)
     item = top.member("statusLine")
+    ours = statusline(windows)
     if want and item is None:
-        body = _jsontext.insert(body, top, len(top.items), statusline(), "statusLine")
-    elif want and _ours(item) and item.value.data != statusline():  # type: ignore[union-attr]
-        body = _jsontext.replace(body, item.value, statusline())  # type: ignore[union-attr]
+        body = _jsontext.insert(body, top, len(top.items), ours, "statusLine")
+    elif want and _ours(item) and item.value.data != ours:  # type: ignore[union-attr]
+        body = _jsontext.replace(body, item.value, ours)  # type: ignore[union-attr]
     elif not want and _ours(item):
         body = _jsontext.remove(body, top, top.items.index(item))  # type: ignore[arg-type]
     else:
@@ -75,8 +96,9 @@ def with_statusline(text: str, want: bool) -> str:
 
 
 def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
-    pf = _jsonhooks.registration(root, PATH, NAME, entries())
-    return [dataclasses.replace(pf, text=with_statusline(pf.text, bool(answers.get("statusline"))))]
+    windows = "windows" in answers.get("platforms", ())
+    pf = _jsonhooks.registration(root, PATH, NAME, entries(windows))
+    return [dataclasses.replace(pf, text=with_statusline(pf.text, bool(answers.get("statusline")), windows))]
 
 
 def notices(root: Path, answers: dict[str, Any]) -> list[str]:

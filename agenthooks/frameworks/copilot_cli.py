@@ -8,7 +8,14 @@ compaction: the next prompt (Copilot appends prompt-hook output to the prompt in
 <system_reminder>) or the next tool result (a compaction inside a turn, as automatic
 compaction is, has no prompt after it). Copilot also runs the hooks of .claude/settings.json: the
 claude-code hooks stay silent when Claude Code is not the host (no CLAUDECODE=1), so
-memory is injected once. JSON cannot hold a comment: ownership is the manifest record."""
+memory is injected once. JSON cannot hold a comment: ownership is the manifest record.
+
+On Windows Copilot runs an entry's `powershell` command instead of its `bash` one (its hooks
+reference: "bash: shell command for Unix", "powershell: shell command for Windows"); an entry
+with `bash` only never runs there. With windows among the platforms each entry gets a
+`powershell` command that starts Git for Windows' bash.exe on the same hook with the same
+arguments (`_start.git_bash_ps`: found by path, never the `bash` on PATH, which may be WSL's);
+the other systems ignore that key."""
 from __future__ import annotations
 
 import json
@@ -17,7 +24,7 @@ from typing import Any
 
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
-from agenthooks.frameworks._start import BASH
+from agenthooks.frameworks._start import BASH, git_bash_ps
 
 NAME = "copilot-cli"
 # Paths that, when present in a repo, suggest copilot-cli is in use.
@@ -34,26 +41,36 @@ def command(hook: str, event: str) -> str:
     return f"{BASH} ./.agent/hooks/{hook}.sh {NAME} --event={event}"
 
 
-def _entry(hook: str, event: str, matcher: str | None = None) -> dict[str, Any]:
+def powershell(hook: str, event: str) -> str:
+    """The Windows command: the same hook and arguments, run by Git Bash's bash.exe (cwd is
+    the repo top, as for `bash`)."""
+    return git_bash_ps(f"./.agent/hooks/{hook}.sh", NAME, f"--event={event}")
+
+
+def _entry(hook: str, event: str, matcher: str | None = None, windows: bool = False) -> dict[str, Any]:
     entry: dict[str, Any] = {"type": "command"}
     if matcher is not None:
         entry["matcher"] = matcher
-    entry.update({"bash": command(hook, event), "cwd": ".", "timeoutSec": TIMEOUT})
+    entry["bash"] = command(hook, event)
+    if windows:
+        entry["powershell"] = powershell(hook, event)
+    entry.update({"cwd": ".", "timeoutSec": TIMEOUT})
     return entry
 
 
-def document() -> dict[str, Any]:
+def document(windows: bool = False) -> dict[str, Any]:
     return {"version": 1, "hooks": {
-        "sessionStart": [_entry("pre_task", "sessionStart")],
-        "userPromptSubmitted": [_entry("on_compact", "userPromptSubmitted")],
-        "postToolUse": [_entry("post_edit", "postToolUse", "edit|create"),
-                        _entry("on_compact", "postToolUse")],
-        "preCompact": [_entry("on_compact", "preCompact")],
+        "sessionStart": [_entry("pre_task", "sessionStart", windows=windows)],
+        "userPromptSubmitted": [_entry("on_compact", "userPromptSubmitted", windows=windows)],
+        "postToolUse": [_entry("post_edit", "postToolUse", "edit|create", windows),
+                        _entry("on_compact", "postToolUse", windows=windows)],
+        "preCompact": [_entry("on_compact", "preCompact", windows=windows)],
     }}
 
 
 def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
-    return [PlannedFile(PATH, _jsonhooks.dumps(document()), 0o644, "owned", f"frameworks/{NAME}")]
+    text = _jsonhooks.dumps(document("windows" in answers.get("platforms", ())))
+    return [PlannedFile(PATH, text, 0o644, "owned", f"frameworks/{NAME}")]
 
 
 def unregister(root: Path) -> list[tuple[str, str | None]]:
@@ -66,7 +83,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
         return []
     if not isinstance(data, dict):
         return []
-    rest, where = _jsonhooks.strip(data, "flat", ("bash", "command"))
+    rest, where = _jsonhooks.strip(data, "flat", ("bash", "command", "powershell"))
     if not where:
         return []
     rest.pop("version", None)
