@@ -110,6 +110,15 @@ def recommends_fresh(s: Session, fresh_after: int) -> bool:
     return fresh_after > 0 and s.compactions >= fresh_after
 
 
+def fresh_note(agent: Path) -> str | None:
+    """The advice to start a fresh session, when the last one was compacted often enough."""
+    last = from_log(read_log(agent))[:1]
+    if last and recommends_fresh(last[0], fresh_after(agent)):
+        return (f"note: the last session was compacted {last[0].compactions}x: start a "
+                "fresh one (memory carries over); see agenthooks status")
+    return None
+
+
 def is_cli_action(ln: LogLine) -> bool:
     """A line the CLI wrote (promote, or archive through pre_task --archive): no agent
     session ran, so it is no session's line."""
