@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from agenthooks import transcript
+from agenthooks import config, transcript
 from agenthooks.errors import UserError
 
 # `[YYYY-MM-DD HH:MM:SS] HOOK FRAMEWORK SID: MESSAGE`; before 0.x the hooks wrote
@@ -204,9 +204,7 @@ def snapshot_age_minutes(agent: Path, now: float | None = None) -> int | None:
 
 
 def fresh_after(agent: Path) -> int:
-    from agenthooks.memory import parse
-
-    value = parse.read_config(agent / "config.yaml").get("fresh_after_compactions", 3)
+    value = config.read(agent / "config.yaml").get("fresh_after_compactions", 3)
     return value if isinstance(value, int) else 3
 
 

@@ -59,7 +59,7 @@ def run(
     root = target_dir(dir_)
     recorded = manifest.load(root)
     if (root / ".agent/config.yaml").is_file():
-        config.load(root / ".agent/config.yaml")
+        config.check(root / ".agent/config.yaml")
     template_root, revs = template_override()
     prompter = prompter_factory() if prompter_factory else None
     asking = prompter is not None and not yes and (

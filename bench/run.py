@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus  # noqa: E402
 
 from agenthooks import config  # noqa: E402
+from agenthooks.memory import parse  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
@@ -130,9 +131,8 @@ class Lab:
         if proc.returncode != 0:
             raise SystemExit(f"bench: agenthooks install failed:\n{proc.stdout}{proc.stderr}")
         global BUDGET_TOKENS
-        m = re.search(r"^budget_tokens:\s*(\d+)", (self.template / ".agent/config.yaml").read_text(),
-                      re.M)
-        BUDGET_TOKENS = int(m.group(1)) if m else BUDGET_TOKENS
+        budget = config.read(self.template / ".agent/config.yaml")["budget_tokens"]
+        BUDGET_TOKENS = budget if isinstance(budget, int) else BUDGET_TOKENS
         self.transcript = tmp / "transcript.jsonl"
         text, self.ctx_len = corpus.transcript(SID, str(self.template))
         self.transcript.write_text(text, encoding="utf-8")
@@ -211,15 +211,6 @@ def block_of(stdout: str) -> str:
         return json.loads(stdout)["hookSpecificOutput"]["additionalContext"]
     except (ValueError, KeyError, TypeError):
         return stdout
-
-
-def est_tokens(text: str) -> int:
-    """The product's estimate, line by line: one per CJK-width character, one per 4 others."""
-    total = 0
-    for line in text.split("\n"):
-        wide = sum(1 for ch in line if ord(ch) >= 0x800)
-        total += wide + (len(line) - wide + 4) // 4
-    return total
 
 
 def utf16_len(text: str) -> int:
@@ -494,8 +485,8 @@ def bench_growth(lab: Lab, t: Table, args: argparse.Namespace, details: dict) ->
     details["growth"] = {"timing": s, "blocks": {}}
     for scale, (block, bblock) in blocks.items():
         mem = sum(len(x) for x in corpus.corpus(scale).values())
-        chars, toks = utf16_len(block), est_tokens(block)
-        bchars, btoks = utf16_len(bblock), est_tokens(bblock)
+        chars, toks = utf16_len(block), parse.text_tokens(block)
+        bchars, btoks = utf16_len(bblock), parse.text_tokens(bblock)
         details["growth"]["blocks"][f"{scale}x"] = {
             "memory_chars": mem, "block_chars": chars, "block_tokens": toks,
             "baseline_chars": bchars, "baseline_tokens": btoks}

@@ -154,7 +154,7 @@ def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
             for p in repo.archives()
         ],
         "block": None if block is None else {
-            "tokens": sum(parse.tokens(s) for s in block.rstrip("\n").split("\n")),
+            "tokens": parse.text_tokens(block.rstrip("\n")),
             "chars": sum(parse.chars(s) for s in block.rstrip("\n").split("\n")),
             "sections": block_sections(block),
         },
