@@ -62,9 +62,25 @@ bench: $(BIN)/agenthooks
 stress: $(BIN)/agenthooks
 	AGENTHOOKS_STRESS=1 $(BIN)/python -m pytest -q tests/reliability
 
-lint: $(BIN)/agenthooks
-	$(BIN)/python -m mypy
+# mypy in fresh virtualenvs holding only agenthooks, mypy and stubs (no test extras, so no
+# stray click), at the newest and the oldest typer that pyproject's pin allows.
+TYPER_PIN := $(shell sed -n 's/^ *"\(typer[^"]*\)".*/\1/p' pyproject.toml)
+TYPER_OLDEST := $(shell echo '$(TYPER_PIN)' | sed -n 's/.*>=\([0-9.]*\).*/\1/p')
+LINT_VENVS := .venv-lint-newest .venv-lint-oldest
+
+.venv-lint-newest/ok: TYPER_SPEC = $(TYPER_PIN)
+.venv-lint-oldest/ok: TYPER_SPEC = typer==$(TYPER_OLDEST)
+.venv-lint-%/ok: pyproject.toml
+	rm -rf .venv-lint-$*
+	$(PYTHON) -m venv .venv-lint-$*
+	.venv-lint-$*/bin/pip install -q -e . mypy types-PyYAML '$(TYPER_SPEC)'
+	@touch $@
+
+lint: $(BIN)/agenthooks $(LINT_VENVS:%=%/ok)
+	@set -e; for v in $(LINT_VENVS); do \
+	  echo "lint: mypy with $$($$v/bin/python -c 'import typer; print("typer", typer.__version__)')"; \
+	  $$v/bin/python -m mypy; done
 	$(BIN)/python -m pytest -q tests/test_render.py
 
 clean:
-	rm -rf $(VENV) $(DEMO_VENV) .demo dist build .pytest_cache
+	rm -rf $(VENV) $(DEMO_VENV) $(LINT_VENVS) .demo dist build .pytest_cache

@@ -7,11 +7,6 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-try:  # typer >= 0.23 vendors click
-    from typer import _click as click
-except ImportError:  # pragma: no cover - older typer depends on click
-    import click  # type: ignore[no-redef]
-
 from agenthooks import __version__
 from agenthooks.errors import UserError
 
@@ -61,6 +56,16 @@ def _fail(message: str, hint: str | None = None) -> None:
         sys.stderr.write(f"hint: {hint}\n")
 
 
+def _click() -> Any:
+    """typer >= 0.23 vendors click as typer._click; older typer depends on click itself.
+    Found at run time, so mypy passes with either typer and no click installed."""
+    try:
+        return importlib.import_module("typer._click")
+    except ImportError:  # pragma: no cover - older typer
+        return importlib.import_module("click")
+
+
+click = _click()
 # typer >= 0.23 vendors click without click.exceptions.Exit / Abort: name what exists.
 _EXIT = tuple({typer.Exit, *filter(None, [getattr(click.exceptions, "Exit", None)])})
 _ABORT = tuple({typer.Abort, *filter(None, [getattr(click.exceptions, "Abort", None)])})
@@ -89,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         ctx = getattr(exc, "ctx", None)
         path = ctx.command_path if ctx is not None else "agenthooks"
         _fail(" ".join(exc.format_message().split()), f"run '{path} --help'")
-        return exc.exit_code
+        return int(exc.exit_code)
     except OSError as exc:
         _fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
         return 1

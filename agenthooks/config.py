@@ -1,6 +1,8 @@
-"""The tunables in .agent/config.yaml: defaults, bounds, and reading a user's file."""
+"""The tunables in .agent/config.yaml: defaults, bounds, reading a user's file (read: the
+values as the hooks see them; check: is it YAML), and migrations."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -109,8 +111,9 @@ def check_int(key: str, value: object) -> int:
     return value
 
 
-def load(path: Path) -> dict[str, Any]:
-    """Parse an existing config.yaml; a file that is not a YAML mapping is an error."""
+def check(path: Path) -> None:
+    """An existing config.yaml must be YAML and a mapping, or a UserError says where not.
+    Only a check: what the values are is read()'s answer, as the hooks read them."""
     yaml = yaml_module()
     try:
         text = path.read_text(encoding="utf-8")
@@ -126,11 +129,58 @@ def load(path: Path) -> dict[str, Any]:
             f"{path} is not valid YAML{where}" + (f": {problem}" if problem else ""),
             hint="fix or delete it, then run agenthooks install again",
         ) from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
+    if data is not None and not isinstance(data, dict):
         raise UserError(f"{path} must be a YAML mapping of key: value lines")
-    return data
+
+
+# Tunables only the memory tools read; the hooks ignore keys they do not know.
+TOOL_DEFAULTS = {"lint_max_tattoo_lines": 200, "lint_max_rules": 20}
+TOOL_BOUNDS = {"lint_max_tattoo_lines": (1, 100000), "lint_max_rules": (1, 10000)}
+# YAML 1.1 booleans, as PyYAML reads them; the hooks' reader takes the same words (and 1/0).
+YAML_TRUE = ("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "1")
+YAML_FALSE = ("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "0")
+
+
+def value(raw: str) -> str:
+    """A top-level value as the hooks read it: a quoted value runs to its last quote (a '#'
+    inside is text), an unquoted one to a blank followed by '#'."""
+    raw = raw.rstrip("\r")
+    val = raw.lstrip(" \t")
+    if val[:1] == '"' and '"' in val[1:]:
+        val = val[1:val.rindex('"')]
+        return val.replace("\\\\", "\x01").replace('\\"', '"').replace("\x01", "\\")
+    if val[:1] == "'" and "'" in val[1:]:
+        return val[1:val.rindex("'")].replace("''", "'")
+    return re.split(r"[ \t]#", raw, maxsplit=1)[0].strip(" \t")
+
+
+def read(path: Path) -> dict[str, object]:
+    """The values of config.yaml as the hooks read them: line by line, with the defaults for
+    a missing file, an unknown key or an unreadable value. The one reader on the Python side."""
+    out: dict[str, object] = {**DEFAULTS, **BOOL_DEFAULTS, **TOOL_DEFAULTS}
+    bounds = {**INT_BOUNDS, **TOOL_BOUNDS}
+    try:
+        data = path.read_bytes() if path.is_file() else b""
+    except OSError:
+        data = b""
+    text = data.decode("utf-8", errors="replace")
+    for line in (text[1:] if text.startswith("\ufeff") else text).split("\n"):
+        m = re.match(r"^([a-z][^:]*):(.*)$", line)
+        if not m:
+            continue
+        key, val = m.group(1).rstrip(" \t"), value(m.group(2))
+        if key in bounds:
+            v = val.replace(" ", "").replace("\t", "")
+            if v.isdigit() and v.isascii() and len(v) <= 9:
+                n = int(v)
+                lo, hi = bounds[key]
+                if lo <= n <= hi:
+                    out[key] = n
+        elif key == "summary_markers":
+            out[key] = val
+        elif key in BOOL_DEFAULTS and val in YAML_TRUE + YAML_FALSE:
+            out[key] = val in YAML_TRUE
+    return out
 
 
 # Migrations: config.yaml is the user's once written, so upgrades never re-render it.

@@ -138,7 +138,7 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
     cfg = root / ".agent/config.yaml"
     if cfg.is_file():
         try:
-            config.load(cfg)  # not YAML: the config.yaml line names the error
+            config.check(cfg)  # not YAML: the config.yaml line names the error
             if config.version_of(cfg.read_text(encoding="utf-8")) < config.CONFIG_VERSION:
                 old.append(".agent/config.yaml")
         except (UserError, OSError, UnicodeDecodeError):
@@ -218,7 +218,7 @@ def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
     if not cfg.is_file():
         return [Check("config.yaml", "warn", "missing: the hooks use their defaults")]
     try:
-        config.load(cfg)
+        config.check(cfg)
     except UserError as exc:
         return [Check("config.yaml", "fail", str(exc))]
     bash = shutil.which("bash")
@@ -264,7 +264,7 @@ def _enabled(root: Path) -> list[Check]:
     """A warning, not a failure: turning the hooks off is a choice, but a silent one."""
     from agenthooks.memory import parse
 
-    if parse.read_config(root / ".agent/config.yaml").get("enabled") is False:
+    if config.read(root / ".agent/config.yaml").get("enabled") is False:
         return [Check("enabled", "warn", parse.DISABLED)]
     return []
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from agenthooks import statefiles, transcript
+from agenthooks import config, statefiles, transcript
 from agenthooks.errors import UserError
 
 # `[YYYY-MM-DD HH:MM:SS] HOOK FRAMEWORK SID: MESSAGE`; before 0.x the hooks wrote
@@ -108,6 +108,15 @@ def recommends_fresh(s: Session, fresh_after: int) -> bool:
     return fresh_after > 0 and s.compactions >= fresh_after
 
 
+def fresh_note(agent: Path) -> str | None:
+    """The advice to start a fresh session, when the last one was compacted often enough."""
+    last = from_log(read_log(agent))[:1]
+    if last and recommends_fresh(last[0], fresh_after(agent)):
+        return (f"note: the last session was compacted {last[0].compactions}x: start a "
+                "fresh one (memory carries over); see agenthooks status")
+    return None
+
+
 def is_cli_action(ln: LogLine) -> bool:
     """A line the CLI wrote (promote, or archive through pre_task --archive): no agent
     session ran, so it is no session's line."""
@@ -194,9 +203,7 @@ def snapshot_age_minutes(agent: Path, now: float | None = None) -> int | None:
 
 
 def fresh_after(agent: Path) -> int:
-    from agenthooks.memory import parse
-
-    value = parse.read_config(agent / "config.yaml").get("fresh_after_compactions", 3)
+    value = config.read(agent / "config.yaml").get("fresh_after_compactions", 3)
     return value if isinstance(value, int) else 3
 
 

@@ -59,7 +59,7 @@ def run(
     root = target_dir(dir_)
     recorded = manifest.load(root)
     if (root / ".agent/config.yaml").is_file():
-        config.load(root / ".agent/config.yaml")
+        config.check(root / ".agent/config.yaml")
     template_root, revs = template_override()
     prompter = prompter_factory() if prompter_factory else None
     asking = prompter is not None and not yes and (
@@ -71,10 +71,7 @@ def run(
         recorded.get("answers", {}), root))
     answers = answers_mod.resolve(root, flags, recorded.get("answers", {}), yes=yes,
                                   prompter=prompter, interactive=interactive)
-    check_writable(root)
-    if gitstore.git_prefix(root) is None:
-        print(f"agenthooks: warning: {root} is not in a git repository; installing there "
-              "(the hooks are meant to be committed: git init first)", file=sys.stderr)
+    _check_target(root)
     regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
                        template_root=template_root, revs=revs)
     _refuse_dirty(root, plan, allow_dirty)
@@ -87,17 +84,32 @@ def run(
         assert prompter is not None
         install_talk.show_plan(echo, root, plan.verdicts, mverdict, gone)
         answers_mod.confirm_plan(prompter)
-    verdicts = plan.verdicts if dry_run else upgrade.apply(root, plan)
-    if not dry_run and old != text:
-        write_atomic(mpath, text.encode("utf-8"), 0o644)
-    if not dry_run:
-        frameworks.post_install(root, answers)
+    verdicts = plan.verdicts if dry_run else _write(root, plan, answers, text, old)
     install_talk.import_rules(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
                               picker=getattr(prompter, "pick_rules", None) if asking else None)
     _report(echo, root, answers, verdicts, mverdict, regs, gone,
             dry_run=dry_run, asking=asking)
     attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
     return 1 if attention else 0
+
+
+def _check_target(root: Path) -> None:
+    """A folder we can write to; outside git it works, but the hooks are meant to be committed."""
+    check_writable(root)
+    if gitstore.git_prefix(root) is None:
+        print(f"agenthooks: warning: {root} is not in a git repository; installing there "
+              "(the hooks are meant to be committed: git init first)", file=sys.stderr)
+
+
+def _write(root: Path, plan: upgrade.Plan, answers: dict[str, Any], text: str,
+           old: str | None) -> list[upgrade.Verdict]:
+    """The plan's files, then the manifest (TEXT, when it changed from OLD), then what a
+    framework needs once its files are there."""
+    verdicts = upgrade.apply(root, plan)
+    if old != text:
+        write_atomic(root / manifest.PATH, text.encode("utf-8"), 0o644)
+    frameworks.post_install(root, answers)
+    return verdicts
 
 
 def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: dict[str, Any],

@@ -1,16 +1,14 @@
-"""Jinja rendering, set up for bash, and the render plan: which template makes which file."""
+"""The render plan: which template makes which file, and the context they are rendered with
+(the Jinja environment is templating.py's)."""
 from __future__ import annotations
 
-import json
 import shlex
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from agenthooks import __version__, config, frameworks, messages, platforms, redact, statefiles
 from agenthooks.files import KNOWN_OWNER_IDS, OWNER_ID, PlannedFile  # noqa: F401 - re-exported
+from agenthooks.templating import environment, templates_dir  # noqa: F401 - re-exported
 
 HOOKS = ("pre_task", "post_edit", "on_compact")
 # The hooks' library, .agent/hooks/lib/: sourced (the .sh) or run by awk -f (the .awk), never
@@ -36,102 +34,6 @@ def envelopes(template_root: str | None = None) -> list[str]:
     (templates/frameworks/<name>/envelope.sh.j2); the others get plain text."""
     base = Path(template_root) if template_root else templates_dir()
     return [n for n in frameworks.NAMES if (base / "frameworks" / n / "envelope.sh.j2").is_file()]
-
-
-def templates_dir() -> Path:
-    # Shipped inside the package (the wheel force-includes them); in a checkout, beside it.
-    # A plain path: importlib.resources would import zipfile on every start.
-    here = Path(__file__).resolve().parent
-    shipped = here / "templates"
-    return shipped if shipped.is_dir() else here.parent / "templates"
-
-
-def _printf_b(text: str) -> str:
-    """TEXT as one single-quoted bash word that `printf '%b'` prints back exactly."""
-    body = text.replace("\\", "\\\\").replace("\n", "\\n").replace("'", "'\\''")
-    return f"'{body}'"
-
-
-def _awkstr(value: str) -> str:
-    """An awk string literal, safe inside a single-quoted bash word."""
-    body = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return '"' + body.replace("'", "\\047") + '"'
-
-
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled templates cached per user: compiling them is most of an install's time.
-    Entries are keyed by the template source's checksum, so an upgrade never reads stale ones."""
-    import os
-
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = os.path.join(base, "agenthooks", "jinja")
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError:
-        return None
-    return jinja2.FileSystemBytecodeCache(path)
-
-
-@lru_cache(maxsize=None)
-def environment(root: str | None = None) -> jinja2.Environment:
-    env = jinja2.Environment(
-        # An overriding root (a past release, in tests) falls back to ours for newer files.
-        loader=jinja2.FileSystemLoader([root, str(templates_dir())] if root else str(templates_dir())),
-        bytecode_cache=_bytecode_cache(),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-        # bash's ${#x} would open a default Jinja comment.
-        comment_start_string="{##",
-        comment_end_string="##}",
-    )
-    env.filters["sh"] = lambda v: shlex.quote(str(v))
-    env.filters["awkstr"] = _awkstr
-    env.filters["printf_b"] = _printf_b
-    env.filters["yamlstr"] = lambda v: json.dumps(str(v), ensure_ascii=False)
-    env.filters["pack"] = pack
-    env.filters["shassign"] = shassign
-    env.filters["wrapwords"] = lambda v, width, indent: (" \\\n" + indent).join(pack(v, width))
-    env.filters["awkwrap"] = lambda v, width, indent: (" \\\n" + indent).join(
-        _awkstr(p) for p in _pieces(v, width))
-    env.filters["shassign_b"] = lambda v, var, width, indent: shassign(v, var, width, indent, True)
-    return env
-
-
-def pack(words: str | list[str], width: int) -> list[str]:
-    """WORDS (a list, or a string split at blanks) packed into lines of at most WIDTH."""
-    lines: list[str] = []
-    for word in words.split() if isinstance(words, str) else words:
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
-
-
-def _pieces(text: str, width: int) -> list[str]:
-    """TEXT cut after blanks into pieces of at most about WIDTH characters (joined, TEXT)."""
-    pieces, piece = [], ""
-    for word in text.split(" "):
-        if piece and len(piece) + 1 + len(word) > width:
-            pieces.append(piece + " ")
-            piece = word
-        else:
-            piece = f"{piece} {word}" if piece else word
-    pieces.append(piece)
-    return pieces
-
-
-def shassign(text: str, var: str, width: int, indent: str, printf_b: bool = False) -> str:
-    """`VAR=TEXT` as bash statements of at most about WIDTH columns: the first assigns a
-    single-quoted piece, the others append (+=), split after blanks, so that no line of a
-    hook is long. printf_b: TEXT escaped for printf '%b' first."""
-    if printf_b:
-        text = text.replace("\\", "\\\\").replace("\n", "\\n")
-    quoted = [shlex.quote(p) if p else "''" for p in _pieces(text, width)]
-    return ("\n" + indent).join(f"{var}{'=' if i == 0 else '+='}{q}" for i, q in enumerate(quoted))
 
 
 def context(answers: dict[str, Any], template_root: str | None = None,

@@ -127,13 +127,13 @@ def _orphans(root: Path, plan: Plan) -> None:
 def _stock_memory(name: str) -> set[bytes]:
     """The texts install (or a hook, when one is missing) writes for memory file name, in
     every language: such a file holds nothing anyone wrote."""
-    from agenthooks import messages, render
+    from agenthooks import messages, templating
     from agenthooks.install import template_override
 
     template_root, _ = template_override()
     out = set()
     for root in {None, template_root}:
-        env = render.environment(root)
+        env = templating.environment(root)
         for lang in messages.MESSAGES:
             try:
                 out.add(env.get_template(f"memory/{lang}/{name}").render().encode("utf-8"))

@@ -29,23 +29,39 @@ def test_check_int_accepts_the_bounds() -> None:
     assert config.check_int("budget_tokens", 20000) == 20000
 
 
-def test_load(tmp_path: Path) -> None:
+def test_check_takes_a_mapping_or_nothing(tmp_path: Path) -> None:
     path = tmp_path / "config.yaml"
     path.write_text("budget_tokens: 800  # mine\nenabled: false\n", encoding="utf-8")
-    assert config.load(path) == {"budget_tokens": 800, "enabled": False}
+    config.check(path)
     path.write_text("", encoding="utf-8")
-    assert config.load(path) == {}
+    config.check(path)
+
+
+def test_read_reads_as_the_hooks_do(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("\ufeffbudget_tokens: '800'  # quoted\r\nnotes_count: 999\nstale_minutes: x\n"
+                    "lint_max_rules: 7\nunknown: 3\nsummary_markers: \"A|B\"\nenabled: off\r\n",
+                    encoding="utf-8")
+    cfg = config.read(path)
+    assert cfg["budget_tokens"] == 800
+    assert cfg["notes_count"] == 5  # out of bounds: the default
+    assert cfg["stale_minutes"] == 10  # not a number: the default
+    assert cfg["lint_max_rules"] == 7
+    assert cfg["summary_markers"] == "A|B"
+    assert cfg["enabled"] is False
+    assert "unknown" not in cfg
+    assert config.read(tmp_path / "missing.yaml")["budget_tokens"] == 500
 
 
 @pytest.mark.parametrize("text, message", [
     ("- a\n- b\n", "must be a YAML mapping"),
     ("key: [unclosed\n", r"is not valid YAML \(line"),
 ])
-def test_load_refuses_what_is_not_a_mapping(tmp_path: Path, text: str, message: str) -> None:
+def test_check_refuses_what_is_not_a_mapping(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "config.yaml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(UserError, match=message):
-        config.load(path)
+        config.check(path)
 
 
 def test_version_of() -> None:

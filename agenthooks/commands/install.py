@@ -10,63 +10,65 @@ from agenthooks import frameworks, install
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("install")
-    def install_cmd(
-        dir_: Annotated[Optional[Path], typer.Argument(
-            metavar="[DIR]", help="Repo to install into (default: git top level, else .)")] = None,
-        yes: Annotated[bool, typer.Option("--yes", "-y",
-            help="No prompts: recorded answers, then defaults.")] = False,
-        framework: Annotated[Optional[list[str]], typer.Option(
-            "--framework", "-f", metavar="NAME",
-            help="Agent framework to wire (repeatable): " + " ".join(frameworks.NAMES) + ".")] = None,
-        add: Annotated[Optional[list[str]], typer.Option(
-            "--add", metavar="NAME",
-            help="Wire one more framework (repeatable); the recorded ones stay.")] = None,
-        remove: Annotated[Optional[list[str]], typer.Option(
-            "--remove", metavar="NAME",
-            help="Unregister one framework (repeatable); the recorded others stay.")] = None,
-        platform: Annotated[Optional[list[str]], typer.Option(
-            "--platform", "-p", metavar="NAME",
-            help="System the committed hooks must run on (repeatable): linux macos busybox windows.")] = None,
-        lang: Annotated[Optional[str], typer.Option(
-            "--lang", metavar="en|zh", help="Language of memory templates and messages.")] = None,
-        budget: Annotated[Optional[str], typer.Option(
-            "--budget", metavar="TOKENS", help="Injection budget (budget_tokens): written to a new config.yaml, "
-                                       "updated in an existing one.")] = None,
-        statusline: Annotated[bool, typer.Option("--statusline",
-            help="Claude Code: show memory in the status line (never replaces yours).")] = False,
-        no_statusline: Annotated[bool, typer.Option("--no-statusline",
-            help="Claude Code: take our status line out.")] = False,
-        dry_run: Annotated[bool, typer.Option("--dry-run",
-            help="Print every verdict; write nothing.")] = False,
-        conflict: Annotated[str, typer.Option("--conflict", metavar="inline|new",
-            help="An edit that clashes with the upgrade: inline puts the merge with markers in "
-                 "FILE.agenthooks-new for hooks and framework files (they keep running) and in "
-                 "place for the rest; new puts the new version in FILE.agenthooks-new.")] = "inline",
-        restore: Annotated[Optional[list[str]], typer.Option("--restore", metavar="FILE",
-            help="Bring back a generated file you deleted (repeatable).")] = None,
-        allow_dirty: Annotated[bool, typer.Option("--allow-dirty",
-            help="Upgrade even when files it would merge into have uncommitted changes.")] = False,
-        import_: Annotated[bool, typer.Option("--import",
-            help="With --yes: import every rule found in CLAUDE.md, AGENTS.md, ... into "
-                 "tattoo.md (without it --yes imports none).")] = False,
-    ) -> int:
-        """Scaffold .agent/ and render the hooks; re-run to upgrade."""
-        from agenthooks.errors import UserError
+    app.command("install")(install_cmd)
 
-        if conflict not in ("inline", "new"):
-            raise UserError(f"--conflict must be inline or new, not {conflict!r}")
 
-        def prompter():  # type: ignore[no-untyped-def]
-            from agenthooks.answers import QuestionaryPrompter
+def install_cmd(
+    dir_: Annotated[Optional[Path], typer.Argument(
+        metavar="[DIR]", help="Repo to install into (default: git top level, else .)")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y",
+        help="No prompts: recorded answers, then defaults.")] = False,
+    framework: Annotated[Optional[list[str]], typer.Option(
+        "--framework", "-f", metavar="NAME",
+        help="Agent framework to wire (repeatable): " + " ".join(frameworks.NAMES) + ".")] = None,
+    add: Annotated[Optional[list[str]], typer.Option(
+        "--add", metavar="NAME",
+        help="Wire one more framework (repeatable); the recorded ones stay.")] = None,
+    remove: Annotated[Optional[list[str]], typer.Option(
+        "--remove", metavar="NAME",
+        help="Unregister one framework (repeatable); the recorded others stay.")] = None,
+    platform: Annotated[Optional[list[str]], typer.Option(
+        "--platform", "-p", metavar="NAME",
+        help="System the committed hooks must run on (repeatable): linux macos busybox windows.")] = None,
+    lang: Annotated[Optional[str], typer.Option(
+        "--lang", metavar="en|zh", help="Language of memory templates and messages.")] = None,
+    budget: Annotated[Optional[str], typer.Option(
+        "--budget", metavar="TOKENS", help="Injection budget (budget_tokens): written to a new config.yaml, "
+                                   "updated in an existing one.")] = None,
+    statusline: Annotated[bool, typer.Option("--statusline",
+        help="Claude Code: show memory in the status line (never replaces yours).")] = False,
+    no_statusline: Annotated[bool, typer.Option("--no-statusline",
+        help="Claude Code: take our status line out.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run",
+        help="Print every verdict; write nothing.")] = False,
+    conflict: Annotated[str, typer.Option("--conflict", metavar="inline|new",
+        help="An edit that clashes with the upgrade: inline puts the merge with markers in "
+             "FILE.agenthooks-new for hooks and framework files (they keep running) and in "
+             "place for the rest; new puts the new version in FILE.agenthooks-new.")] = "inline",
+    restore: Annotated[Optional[list[str]], typer.Option("--restore", metavar="FILE",
+        help="Bring back a generated file you deleted (repeatable).")] = None,
+    allow_dirty: Annotated[bool, typer.Option("--allow-dirty",
+        help="Upgrade even when files it would merge into have uncommitted changes.")] = False,
+    import_: Annotated[bool, typer.Option("--import",
+        help="With --yes: import every rule found in CLAUDE.md, AGENTS.md, ... into "
+             "tattoo.md (without it --yes imports none).")] = False,
+) -> int:
+    """Scaffold .agent/ and render the hooks; re-run to upgrade."""
+    from agenthooks.errors import UserError
 
-            return QuestionaryPrompter()
+    if conflict not in ("inline", "new"):
+        raise UserError(f"--conflict must be inline or new, not {conflict!r}")
 
-        flags = {"frameworks": framework, "add": add, "remove": remove, "platforms": platform, "lang": lang,
-                 "budget_tokens": budget,
-                 "statusline": True if statusline else False if no_statusline else None}
-        return install.run(dir_, flags, yes=yes, dry_run=dry_run,
-                           prompter_factory=prompter if sys.stdin.isatty() and not yes else None,
-                           echo=typer.echo, conflict=conflict,
-                           restore=tuple(restore or ()), allow_dirty=allow_dirty,
-                           import_rules=import_)
+    def prompter():  # type: ignore[no-untyped-def]
+        from agenthooks.answers import QuestionaryPrompter
+
+        return QuestionaryPrompter()
+
+    flags = {"frameworks": framework, "add": add, "remove": remove, "platforms": platform, "lang": lang,
+             "budget_tokens": budget,
+             "statusline": True if statusline else False if no_statusline else None}
+    return install.run(dir_, flags, yes=yes, dry_run=dry_run,
+                       prompter_factory=prompter if sys.stdin.isatty() and not yes else None,
+                       echo=typer.echo, conflict=conflict,
+                       restore=tuple(restore or ()), allow_dirty=allow_dirty,
+                       import_rules=import_)

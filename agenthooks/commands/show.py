@@ -19,6 +19,7 @@ def register(app: typer.Typer) -> None:
     ) -> int:
         """Print exactly what the agent would get now (stdout) and its size per section
         against the budget (stderr). Writes nothing."""
+        from agenthooks import health
         from agenthooks.memory import show
 
-        return show.run(dir_, framework, as_json)
+        return show.run(dir_, framework, as_json, note=health.fresh_note)

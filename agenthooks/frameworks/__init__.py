@@ -101,8 +101,6 @@ def detect(root: Path) -> list[str]:
     return [fw.NAME for fw in REGISTRY if any((root / p).exists() for p in fw.DETECT)]
 
 
-
-
 def on_machine() -> list[str]:
     """Frameworks this user seems to run, by path and PATH checks only (nothing spawned)."""
     import shutil
@@ -163,11 +161,3 @@ def post_install(root: Path, answers: dict[str, Any]) -> None:
         hook = getattr(get(name), "post_install", None)
         if hook is not None:
             hook(root, answers)
-
-
-def render_template(name: str, **ctx: Any) -> str:
-    """A framework's template (templates/frameworks/NAME/...), rendered with render.py's
-    Jinja environment."""
-    from agenthooks import render  # render imports this package: only at call time
-
-    return render.environment().get_template(name).render(**ctx)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile
+from agenthooks.templating import render_template
 
 NAME = "cline"
 # Paths that, when present in a repo, suggest cline is in use.
@@ -29,8 +30,6 @@ EDIT_TOOLS = "editor|apply_patch|write_to_file|replace_in_file"
 def wrapper(event: str, hook: str) -> str:
     """A wrapper, from templates/frameworks/cline/wrapper.sh.j2; PostToolUse runs the
     hook for edit tools only."""
-    from agenthooks.frameworks import render_template
-
     return render_template("frameworks/cline/wrapper.sh.j2", event=event, hook=hook,
                            owner_id=OWNER_ID,
                            edit_tools=EDIT_TOOLS if event == "PostToolUse" else "")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile
+from agenthooks.templating import render_template
 
 NAME = "opencode"
 # Paths that, when present in a repo, suggest opencode is in use.
@@ -23,8 +24,6 @@ PATH = ".opencode/plugins/agenthooks.ts"
 
 def plugin_text() -> str:
     """The plugin, from templates/frameworks/opencode/agenthooks.ts.j2."""
-    from agenthooks.frameworks import render_template
-
     return render_template("frameworks/opencode/agenthooks.ts.j2", owner_id=OWNER_ID)
 
 

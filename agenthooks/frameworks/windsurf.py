@@ -13,6 +13,7 @@ from typing import Any
 from agenthooks.files import OWNER_ID, PlannedFile
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._start import BASH
+from agenthooks.templating import render_template
 
 NAME = "windsurf"
 # Paths that, when present in a repo, suggest windsurf is in use.
@@ -32,8 +33,6 @@ def entries() -> dict[str, list[dict[str, Any]]]:
 
 def rules_text(answers: dict[str, Any]) -> str:
     """The always-on rule, from templates/frameworks/windsurf/rules.md.j2."""
-    from agenthooks.frameworks import render_template
-
     return render_template("frameworks/windsurf/rules.md.j2", owner_id=OWNER_ID,
                            lang=answers.get("lang", "en"))
 

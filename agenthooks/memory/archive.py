@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from agenthooks import render
+from agenthooks import templating
 from agenthooks.errors import UserError
 from agenthooks.files import write_atomic
 from agenthooks.memory import parse, show
@@ -19,7 +19,7 @@ def _fresh_or_undo(repo: parse.Repo, path: Path, moved: Path, had_dir: bool) -> 
     one; on a full disk that write leaves an empty or cut file. Write the fresh snapshot
     whole here, or move the old one back and fail: complete, or nothing changed."""
     try:
-        expected = render.environment().get_template(
+        expected = templating.environment().get_template(
             f"memory/{repo.lang}/snapshot.md.j2").render().encode("utf-8")
     except Exception:  # noqa: BLE001 - no template to compare with: only emptiness is known
         expected = b""

@@ -1,7 +1,7 @@
 """Reading .agent/memory/ the way the hooks' awk does: same skips, same sections.
 
-Also the repo lookup, the config reader (same rules as the hooks: unknown keys and
-unreadable values fall back to defaults) and the hooks' token estimate."""
+Also the repo lookup and the hooks' token estimate (the one on the Python side); the
+config reader is config.read."""
 from __future__ import annotations
 
 import os
@@ -28,10 +28,6 @@ SECTION_TITLES = {
 # Tried and failed: the block carries only its latest (last) few lines, and cuts them
 # first among snapshot lines (FAILMAX in the block builder's awk).
 FAILED_SHOWN = 3
-
-# Tunables only the memory tools read; the hooks ignore keys they do not know.
-TOOL_DEFAULTS = {"lint_max_tattoo_lines": 200, "lint_max_rules": 20}
-TOOL_BOUNDS = {"lint_max_tattoo_lines": (1, 100000), "lint_max_rules": (1, 10000)}
 
 _SECTIONS = (
     ("goal", re.compile(r"^(goals?|objective|目标|任务目标)$")),
@@ -241,7 +237,7 @@ class Repo:
         return self.agent / "hooks" / f"{name}.sh"
 
     def config(self) -> dict[str, object]:
-        return read_config(self.agent / "config.yaml")
+        return config_mod.read(self.agent / "config.yaml")
 
     def disabled(self) -> bool:
         """enabled: false, as the hooks read it: every hook is then a silent no-op."""
@@ -278,51 +274,6 @@ def find_repo(dir_: Path | None) -> Repo:
 DISABLED = "hooks are disabled: .agent/config.yaml has enabled: false"
 
 
-# YAML 1.1 booleans, as PyYAML reads them; the hooks' reader takes the same words (and 1/0).
-YAML_TRUE = ("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "1")
-YAML_FALSE = ("false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "0")
-
-
-def config_value(raw: str) -> str:
-    """A top-level value as the hooks read it: a quoted value runs to its last quote (a '#'
-    inside is text), an unquoted one to a blank followed by '#'."""
-    raw = raw.rstrip("\r")
-    val = raw.lstrip(" \t")
-    if val[:1] == '"' and '"' in val[1:]:
-        val = val[1:val.rindex('"')]
-        return val.replace("\\\\", "\x01").replace('\\"', '"').replace("\x01", "\\")
-    if val[:1] == "'" and "'" in val[1:]:
-        return val[1:val.rindex("'")].replace("''", "'")
-    return re.split(r"[ \t]#", raw, maxsplit=1)[0].strip(" \t")
-
-
-def read_config(path: Path) -> dict[str, object]:
-    """Defaults overridden by config.yaml lines, read as the hooks read them."""
-    out: dict[str, object] = {**config_mod.DEFAULTS, **config_mod.BOOL_DEFAULTS, **TOOL_DEFAULTS}
-    bounds = {**config_mod.INT_BOUNDS, **TOOL_BOUNDS}
-    try:
-        raw = read_lines(path) if path.is_file() else []
-    except OSError:
-        raw = []
-    for line in raw:
-        m = re.match(r"^([a-z][^:]*):(.*)$", line)
-        if not m:
-            continue
-        key, val = m.group(1).rstrip(" \t"), config_value(m.group(2))
-        if key in bounds:
-            v = val.replace(" ", "").replace("\t", "")
-            if v.isdigit() and v.isascii() and len(v) <= 9:
-                n = int(v)
-                lo, hi = bounds[key]
-                if lo <= n <= hi:
-                    out[key] = n
-        elif key == "summary_markers":
-            out[key] = val
-        elif key in config_mod.BOOL_DEFAULTS and val in YAML_TRUE + YAML_FALSE:
-            out[key] = val in YAML_TRUE
-    return out
-
-
 def tokens(line: str) -> int:
     """The hooks' estimate for one line: one token per 3- or 4-byte UTF-8 sequence
     (CJK width), one per 4 other bytes, rounded as awk does."""
@@ -332,6 +283,11 @@ def tokens(line: str) -> int:
     w = sum(1 for c in b if 0xE0 <= c <= 0xF4)
     cont = sum(1 for c in b if 0x80 <= c <= 0xBF)
     return w + (len(b) - cont - w + 4) // 4
+
+
+def text_tokens(text: str) -> int:
+    """The hooks' estimate for a text: the sum of its lines' (split at every newline)."""
+    return sum(tokens(line) for line in text.split("\n"))
 
 
 def chars(line: str) -> int:

@@ -155,7 +155,7 @@ def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
             for p in repo.archives()
         ],
         "block": None if block is None else {
-            "tokens": sum(parse.tokens(s) for s in block.rstrip("\n").split("\n")),
+            "tokens": parse.text_tokens(block.rstrip("\n")),
             "chars": sum(parse.chars(s) for s in block.rstrip("\n").split("\n")),
             "sections": block_sections(block),
         },
@@ -164,7 +164,10 @@ def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
 
 def run(dir_: Path | None, framework: str | None, as_json: bool,
         out: Callable[[bytes], None] | None = None,
-        err: Callable[[str], None] | None = None) -> int:
+        err: Callable[[str], None] | None = None,
+        note: Callable[[Path], str | None] | None = None) -> int:
+    """Print the block and its figures; NOTE(agent) may add a line after them (the command
+    passes health's fresh-session advice: health reads memory, so memory cannot ask it)."""
     def stdout(b: bytes) -> None:
         sys.stdout.buffer.write(b)
         sys.stdout.buffer.flush()
@@ -202,10 +205,7 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
             f"({', '.join(repo.frameworks)}); the hook printed its plain form")
     for row in stats_table(block_sections(text), budget):
         err(row)
-    from agenthooks import health
-
-    sessions = health.from_log(health.read_log(repo.agent))
-    if sessions and health.recommends_fresh(sessions[0], health.fresh_after(repo.agent)):
-        err(f"note: the last session was compacted {sessions[0].compactions}x: start a "
-            "fresh one (memory carries over); see agenthooks status")
+    line = note(repo.agent) if note else None
+    if line:
+        err(line)
     return 0

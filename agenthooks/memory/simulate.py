@@ -172,15 +172,29 @@ def _start_and_edits(d: Drill, root: Path, cfg: dict[str, Any]) -> str:
 
 def drill(root: Path, lang: str, cfg: dict[str, Any],
           framework: str = frameworks.DEFAULT) -> tuple[Drill, str, str]:
+    """The session, step by step: (the drill, the start block, the first reloaded block)."""
     d = Drill(root, lang, cfg, framework)
-    reloaded = ""
     d.new_log()
     base = _start_and_edits(d, root, cfg)
-    # 3. Prompts while the context grows: no reload (a periodic one is allowed).
+    _growing_prompts(d)
+    signalled = _compaction_signal(d)
+    dropped = _length_drop(d)
+    reloaded = signalled or dropped  # the first reload compared in step 7
+    _resume_after_compaction(d)
+    # 7. What came back is the block the agent started with.
+    if base and reloaded:
+        same = _without(reloaded, d.msg["reloaded"]) == base
+        d.step("content", same, "the reloaded block equals the start block (plus the notice)"
+               if same else "the reloaded block differs from the start block")
+    return d, base, reloaded
+
+
+def _growing_prompts(d: Drill) -> None:
+    """3. Prompts while the context grows: no reload (a periodic one is allowed)."""
     lens = (40000, 60000, 80000)
     bad = []
     for n in lens:
-        rc, out = d.prompt(n)
+        rc, _ = d.prompt(n)
         if rc != 0:
             bad.append(f"status {rc}")
     logs = d.new_log()
@@ -189,29 +203,36 @@ def drill(root: Path, lang: str, cfg: dict[str, Any],
     d.step("prompts", ok, f"no reload while the context grew {lens[0]} -> {lens[-1]} tokens"
            if ok else "on_compact " + ("failed: " + ", ".join(bad) if bad else
                                        "reloaded without a compaction: " + false[0]))
-    # 4. The host announces a compaction; the next prompt reloads.
+
+
+def _compaction_signal(d: Drill) -> str:
+    """4. The host announces a compaction; the next prompt reloads. The block, or ''."""
     rc1, _ = d.hook("on_compact", {"hook_event_name": "PreCompact", "trigger": "auto"})
     rc2, out = d.prompt(200)
     logs = d.new_log()
     said = ANNOUNCED.get(d.framework, "announced")
     ok = rc1 == rc2 == 0 and out.startswith(BEGIN) and d.msg["reloaded"] in out and \
         any(said in s for s in logs) and any("compaction detected" in s for s in logs)
-    if ok:
-        reloaded = out
     d.step("compaction signal", ok, "PreCompact flagged it; the next prompt reloaded memory"
            if ok else f"no reload after PreCompact (status {rc1}/{rc2})")
-    # 5. A length drop alone.
+    return out if ok else ""
+
+
+def _length_drop(d: Drill) -> str:
+    """5. A length drop alone. The reloaded block, or ''."""
     d.prompt(40000)
-    rc1, out = d.prompt(80000)
+    rc1, _ = d.prompt(80000)
     rc2, out2 = d.prompt(300)
     logs = d.new_log()
     hit = [s for s in logs if "compaction detected" in s]
     ok = rc1 == rc2 == 0 and out2.startswith(BEGIN) and d.msg["reloaded"] in out2 and bool(hit)
-    if ok and not reloaded:
-        reloaded = out2
     d.step("length drop", ok, "context 80000 -> 300 tokens: memory reloaded"
            if ok else f"no reload after the context dropped 80000 -> 300 (status {rc2})")
-    # 6. A new session after the host compacted: pre_task reloads, on_compact not again.
+    return out2 if ok else ""
+
+
+def _resume_after_compaction(d: Drill) -> None:
+    """6. A new session after the host compacted: pre_task reloads, on_compact not again."""
     rc1, out = d.hook("pre_task", {"hook_event_name": "SessionStart", "source": "compact"})
     rc2, out2 = d.prompt(5000)
     logs = d.new_log()
@@ -220,12 +241,6 @@ def drill(root: Path, lang: str, cfg: dict[str, Any],
     d.step("resume after compaction", ok,
            "SessionStart source=compact reloaded memory; the next prompt did not reload twice"
            if ok else f"pre_task after a compaction (status {rc1}/{rc2}) misbehaved")
-    # 7. What came back is the block the agent started with.
-    if base and reloaded:
-        same = _without(reloaded, d.msg["reloaded"]) == base
-        d.step("content", same, "the reloaded block equals the start block (plus the notice)"
-               if same else "the reloaded block differs from the start block")
-    return d, base, reloaded
 
 
 def _echo_failed(block: str, secs: list[parse.Section], msg: dict[str, str],

@@ -62,24 +62,15 @@ def test_notes_are_the_content_lines_that_are_not_headings(tmp_path: Path) -> No
     assert [ln.text for ln in parse.notes(mf)] == ["- 2024 one", "- two"]
 
 
-def test_read_config_reads_as_the_hooks_do(tmp_path: Path) -> None:
-    path = tmp_path / "config.yaml"
-    path.write_text("budget_tokens: '800'  # quoted\nnotes_count: 999\nstale_minutes: x\n"
-                    "lint_max_rules: 7\nunknown: 3\nsummary_markers: \"A|B\"\n", encoding="utf-8")
-    cfg = parse.read_config(path)
-    assert cfg["budget_tokens"] == 800
-    assert cfg["notes_count"] == 5  # out of bounds: the default
-    assert cfg["stale_minutes"] == 10  # not a number: the default
-    assert cfg["lint_max_rules"] == 7
-    assert cfg["summary_markers"] == "A|B"
-    assert "unknown" not in cfg
-    assert parse.read_config(tmp_path / "missing.yaml")["budget_tokens"] == 500
-
-
 @pytest.mark.parametrize("line, n", [("", 1), ("abc", 1), ("abcd", 2), ("a" * 8, 3),
                                      ("中文", 3), ("中文abcd", 4)])
 def test_tokens_is_the_hooks_estimate(line: str, n: int) -> None:
     assert parse.tokens(line) == n
+
+
+def test_text_tokens_sums_every_line() -> None:
+    assert parse.text_tokens("abcd\n中文\n") == 2 + 3 + 1
+    assert parse.text_tokens("") == 1
 
 
 def test_chars_counts_utf16_units_and_the_newline() -> None:

@@ -332,13 +332,13 @@ def yaml_says(text: str) -> dict[str, object]:
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_the_python_reader_reads_what_yaml_means(tmp_path: Path, name: str) -> None:
-    from agenthooks.memory.parse import read_config
+    from agenthooks.config import read
 
     path = tmp_path / "config.yaml"
     path.write_text(CONFIGS[name], encoding="utf-8")
     want = yaml_says(CONFIGS[name])
     assert want, name
-    got = read_config(path)
+    got = read(path)
     assert {k: got[k] for k in want} == want
 
 
