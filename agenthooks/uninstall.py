@@ -36,6 +36,21 @@ def _framework_names(data: dict[str, Any]) -> list[str]:
 def classify(root: Path, data: dict[str, Any]) -> Plan:
     """Every step uninstall takes, as upgrade's Plan: records are what the manifest keeps."""
     plan = Plan([], {}, [])
+    files: dict[str, Any] = data.get("files", {})
+    handled = _registrations(root, data, plan)
+    for rel, rec in sorted(files.items()):
+        if rel in handled or not isinstance(rec, dict):
+            continue
+        _recorded(root, rel, rec, plan)
+    _orphans(root, plan)
+    _memory(root, plan)
+    _runtime(root, plan)
+    return plan
+
+
+def _registrations(root: Path, data: dict[str, Any], plan: Plan) -> set[str]:
+    """Each framework's entries taken out by its own module, and our block of the top
+    .gitattributes; the files they handled."""
     step = plan.steps.append
     files: dict[str, Any] = data.get("files", {})
     handled: set[str] = set()
@@ -65,42 +80,41 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
         else:
             step(Step(Verdict("update", rel, "our block removed, yours kept"),
                       writes=[(path, text.encode("utf-8"), path.stat().st_mode & 0o777)]))
-    for rel, rec in sorted(files.items()):
-        if rel in handled or not isinstance(rec, dict):
-            continue
-        kind = manifest.kind(rec)
-        path = root / rel
-        if kind == "registration":
-            continue  # the framework module above owns that decision
-        if kind == "config":
-            if path.is_file() and manifest.is_pristine(path.read_bytes(), rec):
-                step(Step(Verdict("remove", rel, "never edited: only the defaults"), removes=[path]))
-            elif path.is_file():
-                step(Step(Verdict("keep", rel, "edited by you: delete it by hand, or --purge")))
-                plan.records[rel] = rec
-            continue
-        side = path.with_name(path.name + upgrade.NEW_SUFFIX)
-        if side.is_file() and not side.is_symlink():
-            step(Step(Verdict("remove", str(Path(rel).with_name(side.name).as_posix()),
-                              "a new version install left for you to merge"), removes=[side]))
-        legacy = path.with_name(str(rec.get("legacy") or (path.name + upgrade.LEGACY_SUFFIX)))
-        has_legacy = bool(rec.get("legacy")) and legacy.exists()
-        exists = path.is_file() and not path.is_symlink()
-        if exists and not manifest.is_pristine(path.read_bytes(), rec):
-            note = "edited by you: left in place"
-            if has_legacy:
-                note += f"; your earlier file stays in {legacy.name}"
-            step(Step(Verdict("keep", rel, note)))
+    return handled
+
+
+def _recorded(root: Path, rel: str, rec: dict[str, Any], plan: Plan) -> None:
+    """A file the manifest records: removed while pristine, kept when edited."""
+    step = plan.steps.append
+    kind = manifest.kind(rec)
+    path = root / rel
+    if kind == "registration":
+        return  # the framework module above owns that decision
+    if kind == "config":
+        if path.is_file() and manifest.is_pristine(path.read_bytes(), rec):
+            step(Step(Verdict("remove", rel, "never edited: only the defaults"), removes=[path]))
+        elif path.is_file():
+            step(Step(Verdict("keep", rel, "edited by you: delete it by hand, or --purge")))
             plan.records[rel] = rec
-        elif has_legacy:  # the move back replaces our file
-            step(Step(Verdict("restore", rel, f"your file back from {legacy.name}"),
-                      moves=[(legacy, path)]))
-        elif exists:
-            step(Step(Verdict("remove", rel), removes=[path]))
-    _orphans(root, plan)
-    _memory(root, plan)
-    _runtime(root, plan)
-    return plan
+        return
+    side = path.with_name(path.name + upgrade.NEW_SUFFIX)
+    if side.is_file() and not side.is_symlink():
+        step(Step(Verdict("remove", str(Path(rel).with_name(side.name).as_posix()),
+                          "a new version install left for you to merge"), removes=[side]))
+    legacy = path.with_name(str(rec.get("legacy") or (path.name + upgrade.LEGACY_SUFFIX)))
+    has_legacy = bool(rec.get("legacy")) and legacy.exists()
+    exists = path.is_file() and not path.is_symlink()
+    if exists and not manifest.is_pristine(path.read_bytes(), rec):
+        note = "edited by you: left in place"
+        if has_legacy:
+            note += f"; your earlier file stays in {legacy.name}"
+        step(Step(Verdict("keep", rel, note)))
+        plan.records[rel] = rec
+    elif has_legacy:  # the move back replaces our file
+        step(Step(Verdict("restore", rel, f"your file back from {legacy.name}"),
+                  moves=[(legacy, path)]))
+    elif exists:
+        step(Step(Verdict("remove", rel), removes=[path]))
 
 
 def _orphans(root: Path, plan: Plan) -> None:

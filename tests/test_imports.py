@@ -16,7 +16,8 @@ PKG = Path(__file__).resolve().parent.parent / "agenthooks"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("agenthooks", "agenthooks.errors", "agenthooks.messages", "agenthooks.platforms",
      "agenthooks.redact", "agenthooks.files", "agenthooks.config", "agenthooks.manifest",
-     "agenthooks.templating"),
+     "agenthooks.templating", "agenthooks.statefiles", "agenthooks.hookrun", "agenthooks.syntax",
+     "agenthooks.gitattributes"),
     ("agenthooks.frameworks.",),          # one module per framework and their helpers
     ("agenthooks.frameworks",),           # the registry over them
     ("agenthooks.render", "agenthooks.transcript", "agenthooks.gitstore"),

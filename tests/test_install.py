@@ -27,7 +27,7 @@ LAYOUT = {
     ".agent/memory/snapshot.md", ".agent/memory/tattoo.md",
     # The hooks' library (no lib/lock.sh: this machine's flock is util-linux's).
     *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "say.sh", "cache.sh", "runtime.sh",
-                                              "block.sh", "block.awk", "clean.awk")),
+                                              "context.sh", "block.sh", "block.awk", "clean.awk")),
 }
 
 
@@ -79,7 +79,7 @@ def test_second_install_is_byte_identical_and_says_so(tmp_path: Path) -> None:
     assert tree(repo) == before
     assert "up to date: nothing changed" in proc.stdout
     verdicts = [line.split()[0] for line in proc.stdout.splitlines() if line.startswith("  ")]
-    assert len(verdicts) == len(LAYOUT) + 1  # and .claude/settings.json
+    assert len(verdicts) == len(LAYOUT) + 2  # and .claude/settings.json, lib/lock.sh (macos)
     assert set(verdicts) <= {"identical", "keep"}, proc.stdout
 
 

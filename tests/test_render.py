@@ -68,7 +68,7 @@ def test_windows_render_uses_gnu_stat_and_the_portable_lock() -> None:
     text = joined(["windows"])
     assert "ah_lock_portable" in text and "flock -w" not in text
     assert "stat -c %Y" in text and "stat -f" not in text
-    assert "printf -v AH_TS '%(%Y-%m-%d %H:%M:%S)T'" in text
+    assert """printf -v "$1" '%(%Y-%m-%d %H:%M:%S)T'""" in text
     both = joined(["linux", "windows"])
     assert "ah_lock_portable" in both and "flock -w" in both
 

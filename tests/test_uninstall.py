@@ -59,7 +59,7 @@ def test_edited_files_stay_and_are_named(tmp_path: Path) -> None:
     (repo / PRE).write_text((repo / PRE).read_text() + "# mine\n")
     proc = uninstall(repo)
     v = verdicts(proc.stdout)
-    assert v[PRE] == ("keep", "edited by you: left in place")
+    assert v[PRE][0] == "keep" and v[PRE][1].startswith("edited by you: left in place; it sources lib/")
     assert (repo / PRE).read_text().endswith("# mine\n")
     # The manifest keeps the record, so a later install can still merge into the edit,
     # and the merge bases stay reachable.

@@ -411,7 +411,7 @@ def test_no_git_repo_still_upgrades_pristine_files(tmp_path: Path) -> None:
     (r / PRE).write_bytes((r / (PRE + ".agenthooks-new")).read_bytes())
     (r / (PRE + ".agenthooks-new")).unlink()
     v = verdicts(upgrade(r).stdout)
-    assert v[POST][0] == "update" and v[PRE][0] == "keep", v
+    assert v[POST][0] == "update" and v[PRE][0] == "identical", v
 
 
 # --- config.yaml migrations --------------------------------------------------------------

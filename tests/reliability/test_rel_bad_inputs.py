@@ -198,7 +198,7 @@ CASES = [
          shows=("- [31mred[0m   mid",)),
     # file states
     # The hooks never make memory (a checkout may be under way): they say it is missing.
-    Case("memory-folder-missing", setup=no_memory_dir, says="/memory/ is missing right now"),
+    Case("memory-folder-missing", setup=no_memory_dir, says="/memory/ is missing right now", remind=False),
     Case("memory-file-is-folder", setup=replace_with("memory/tattoo.md", "dir"),
          shows=(NO_RULES, PROGRESS, "- note two")),
     Case("memory-file-is-fifo (unreadable)", setup=replace_with("memory/snapshot.md", "fifo"),
