@@ -29,6 +29,7 @@ from suite_growth import bench_growth  # noqa: E402
 from suite_installer import bench_installer  # noqa: E402
 from suite_latency import bench_latency  # noqa: E402
 from suite_processes import bench_processes  # noqa: E402
+from suite_release import bench_release  # noqa: E402
 
 
 
@@ -39,7 +40,7 @@ def main() -> int:
     ap.add_argument("--installer-runs", type=int, default=15)
     ap.add_argument("--agents", type=int, default=16)
     ap.add_argument("--loops", type=int, default=20, help="prompts per agent in the contention run")
-    ap.add_argument("--only", default="12345", help="sections to run, e.g. 13")
+    ap.add_argument("--only", default="123456", help="sections to run, e.g. 13")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -64,6 +65,8 @@ def main() -> int:
             bench_contention(lab, table, args, details)
         if "5" in args.only:
             bench_installer(lab, table, args, details)
+        if "6" in args.only:
+            bench_release(lab, table, args, details)
     finally:
         os.chdir(ROOT)
         if args.keep:

@@ -30,7 +30,7 @@ def test_check_sorts_and_dedups_lists_in_registry_order() -> None:
     ("frameworks", [], "give at least one of"),
     ("frameworks", "codex", "give at least one of"),
     ("frameworks", ["claud"], "did you mean claude-code"),
-    ("platforms", ["windows"], "unknown platform 'windows'"),
+    ("platforms", ["amiga"], "unknown platform 'amiga'"),
     ("lang", "fr", "unknown language 'fr'"),
     ("budget_tokens", "lots", "budget must be a whole number"),
     ("budget_tokens", "10", "from 50 to 20000"),

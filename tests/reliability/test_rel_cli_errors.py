@@ -60,7 +60,7 @@ def test_help_and_usage_errors(command: str, repo: Path, tmp_path: Path) -> None
 
 BAD_INSTALL = {
     "unknown-framework": ["--framework", "vim"],
-    "unknown-platform": ["--platform", "windows"],
+    "unknown-platform": ["--platform", "amiga"],
     "unknown-lang": ["--lang", "fr"],
     "budget-abc": ["--budget", "abc"],
     "budget-negative": ["--budget", "-5"],
