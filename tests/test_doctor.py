@@ -177,7 +177,7 @@ def test_any_script_under_hooks_that_bash_cannot_parse_fails(tmp_path: Path) -> 
     repo = make_repo(tmp_path)
     install(repo)
     lib = repo / ".agent/hooks/lib"
-    lib.mkdir()
+    lib.mkdir(exist_ok=True)
     (lib / "util.sh").write_text("f() {\n  echo one\n")  # the closing brace is missing
     s = statuses(repo)
     status, message = s["syntax .agent/hooks/lib/util.sh"]
