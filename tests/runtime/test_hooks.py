@@ -512,3 +512,23 @@ def test_an_internal_error_exits_0_and_is_logged(tmp_path: Path, hook: str, line
     assert len(errors) == 1 and f" {hook} " in errors[0] and "(status 1)" in errors[0], log_lines(repo)
     left = [p.name for p in (repo / ".agent").rglob("*") if p.name.endswith(".tmp") or p.name == ".lock.pid"]
     assert left == []
+
+
+def test_archive_refuses_an_empty_snapshot_unless_forced(tmp_path: Path) -> None:
+    """The hook's own --archive (the command the block's footer names to the agent) refuses
+    a snapshot with no items, as `agenthooks archive` does; --force archives it anyway."""
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "generic")
+    snap = repo / ".agent/memory/snapshot.md"
+    fresh = snap.read_bytes()
+    proc = run_hook(repo, "pre_task", "", "--archive")
+    assert proc.returncode == 0 and "no items yet" in proc.stderr and "--force" in proc.stderr
+    assert snap.read_bytes() == fresh and not (repo / ".agent/memory/archive").exists()
+    # A comment is no item; a line under a heading is.
+    snap.write_text(fresh.decode() + "<!-- a hint\n- still inside -->\n")
+    assert "no items yet" in run_hook(repo, "pre_task", "", "--archive").stderr
+    proc = run_hook(repo, "pre_task", "", "--archive", "--force")
+    assert proc.returncode == 0 and proc.stdout.startswith("archived: .agent/memory/archive/snapshot_")
+    assert snap.read_bytes() == fresh and len(list((repo / ".agent/memory/archive").iterdir())) == 1
+    snap.write_text(fresh.decode() + "- [ ] a real step\n")
+    assert run_hook(repo, "pre_task", "", "--archive").stdout.startswith("archived: ")
