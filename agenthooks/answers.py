@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Protocol
 
 from agenthooks import config, frameworks, messages, platforms
-from agenthooks.frameworks import claude_code
 from agenthooks.errors import MissingAnswer, UserError, unknown
 
 
@@ -46,7 +45,7 @@ QUESTIONS = (
              "Show memory in Claude Code's status line (size, compactions, snapshot age)?"),
 )
 # Asked only when its framework is selected (default no); otherwise only a recorded value is kept.
-ONLY_FOR = {"statusline": claude_code.NAME}
+ONLY_FOR = {q: fw.NAME for fw in frameworks.REGISTRY for q in getattr(fw, "QUESTIONS", ())}
 
 
 def defaults(root: Path) -> dict[str, Any]:

@@ -15,72 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from agenthooks.frameworks import claude_code, codex, gemini_cli
+from agenthooks import frameworks
+from agenthooks.frameworks._transcript import Event, Transcript, Unreadable, strings
 
-# The hosts whose transcripts are read, by their framework modules' names.
-CLAUDE, CODEX, GEMINI = claude_code.NAME, codex.NAME, gemini_cli.NAME
+__all__ = ["Event", "Transcript", "Unreadable", "strings", "read", "locate", "latest_for", "verify"]
+
+# The hosts whose transcripts are read: the framework modules that declare TRANSCRIPT, each
+# with its own reader (read_transcript, is_transcript, locate_transcripts, transcripts_for).
+# Their record tests are disjoint, so the registry's order is as good as any.
+READERS: list[Any] = [fw for fw in frameworks.REGISTRY if fw.TRANSCRIPT]
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
-
-
-class Unreadable(Exception):
-    """The transcript cannot be read (missing, not UTF-8, no record of a known host)."""
-
-
-@dataclass
-class Event:
-    kind: str  # boundary | prompt | reply | text
-    index: int  # record number in the file (from 1)
-    time: str = ""
-    text: str = ""
-
-
-@dataclass
-class Transcript:
-    path: Path
-    host: str
-    session_id: str = ""
-    cwd: str = ""
-    events: list[Event] = field(default_factory=list)
-    context_tokens: int | None = None
-    context_percent: float | None = None
-
-
-def _home(var: str, default: str) -> Path:
-    value = os.environ.get(var)
-    return Path(value) if value else Path.home() / default
-
-
-def claude_home() -> Path:
-    return _home("CLAUDE_CONFIG_DIR", ".claude")
-
-
-def codex_home() -> Path:
-    return _home("CODEX_HOME", ".codex")
-
-
-def gemini_home() -> Path:
-    return Path(os.environ["GEMINI_CLI_HOME"]) / ".gemini" if os.environ.get("GEMINI_CLI_HOME") \
-        else Path.home() / ".gemini"
-
-
-def strings(value: Any) -> Iterator[str]:
-    """Every string in a JSON value; a string that is itself a JSON object is opened."""
-    if isinstance(value, str):
-        if value.startswith("{") and value.endswith("}"):
-            try:
-                yield from strings(json.loads(value))
-                return
-            except ValueError:
-                pass
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from strings(v)
 
 
 class _Records:
@@ -137,163 +83,20 @@ def _records(path: Path) -> Iterable[Any]:
     return _Records(path)
 
 
-def _host_of(records: Iterable[Any]) -> str:
+def _host_of(records: Iterable[Any]) -> Any:
     for r in records:
-        if not isinstance(r, dict):
-            continue
-        if r.get("type") in ("session_meta", "response_item", "compacted", "event_msg", "turn_context"):
-            return CODEX
-        if "projectHash" in r or "$set" in r or ("messages" in r and "sessionId" in r):
-            return GEMINI
-        if r.get("type") in ("user", "assistant", "system", "attachment", "summary",
-                             "queue-operation", "last-prompt"):
-            return CLAUDE
+        if isinstance(r, dict):
+            for fw in READERS:
+                if fw.is_transcript(r):
+                    return fw
     raise Unreadable("not a Claude Code, Codex or Gemini CLI transcript")
-
-
-def _text_parts(content: Any) -> list[str]:
-    if isinstance(content, str):
-        return [content]
-    if isinstance(content, list):
-        return [str(p["text"]) for p in content
-                if isinstance(p, dict) and isinstance(p.get("text"), str)]
-    return []
-
-
-def _claude(t: Transcript, records: Iterable[Any]) -> None:
-    for i, r in enumerate(records, 1):
-        if not isinstance(r, dict):
-            continue
-        ts = str(r.get("timestamp", ""))
-        t.session_id = t.session_id or str(r.get("sessionId", ""))
-        t.cwd = t.cwd or str(r.get("cwd", ""))
-        kind = r.get("type")
-        if kind == "system" and r.get("subtype") == "compact_boundary":
-            t.events.append(Event("boundary", i, ts, str(r.get("uuid", ""))))
-            continue
-        if kind == "attachment":
-            att = r.get("attachment")
-            # hook_success is the hook's raw stdout; what reached the model is the
-            # attachment Claude Code made of it (hook_additional_context and the like).
-            if isinstance(att, dict) and att.get("type") != "hook_success":
-                t.events.extend(Event("text", i, ts, s) for s in strings(att.get("content")))
-            continue
-        msg = r.get("message")
-        if not isinstance(msg, dict):
-            continue
-        if kind == "assistant" and msg.get("model") != "<synthetic>":
-            t.events.append(Event("reply", i, ts))
-            usage = msg.get("usage")
-            if isinstance(usage, dict):
-                t.context_tokens = sum(int(usage.get(k) or 0) for k in (
-                    "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
-        elif kind == "user":
-            parts = _text_parts(msg.get("content"))
-            t.events.extend(Event("text", i, ts, s) for s in parts)
-            first = parts[0].lstrip() if parts else ""
-            if parts and not r.get("isMeta") and not r.get("isCompactSummary") \
-                    and not first.startswith(("<command-", "<local-command")):
-                t.events.append(Event("prompt", i, ts))
-
-
-CODEX_CONTEXT = ("<environment_context>", "<user_instructions>", "<skills_instructions>",
-                 "<permissions", "# AGENTS.md")
-
-
-def _codex(t: Transcript, records: Iterable[Any]) -> None:
-    window = None
-    for i, r in enumerate(records, 1):
-        if not isinstance(r, dict):
-            continue
-        ts = str(r.get("timestamp", ""))
-        raw = r.get("payload")
-        p: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        kind = r.get("type")
-        if kind == "session_meta":
-            t.session_id = t.session_id or str(p.get("id") or p.get("session_id") or "")
-            t.cwd = t.cwd or str(p.get("cwd", ""))
-        elif kind == "compacted":
-            t.events.append(Event("boundary", i, ts, ts))
-        elif kind == "response_item":
-            role = p.get("role")
-            if p.get("type") == "message" and role in ("user", "developer", "system"):
-                parts = _text_parts(p.get("content"))
-                t.events.extend(Event("text", i, ts, s) for s in parts)
-                if role == "user" and parts and not parts[0].lstrip().startswith(CODEX_CONTEXT):
-                    t.events.append(Event("prompt", i, ts))
-            elif role == "assistant" or p.get("type") in ("function_call", "custom_tool_call",
-                                                            "local_shell_call"):
-                t.events.append(Event("reply", i, ts))
-        elif kind == "event_msg" and p.get("type") == "token_count":
-            got = p.get("info")
-            info: dict[str, Any] = got if isinstance(got, dict) else {}
-            last = info.get("last_token_usage")
-            if isinstance(last, dict) and isinstance(last.get("input_tokens"), int):
-                t.context_tokens = last["input_tokens"]
-            if isinstance(info.get("model_context_window"), int):
-                window = info["model_context_window"]
-    if t.context_tokens is not None and window:
-        t.context_percent = round(100 * t.context_tokens / window, 1)
-
-
-SNAPSHOT = "<state_snapshot>"
-HOOK_CONTEXT = re.compile(r"<hook_context>.*?</hook_context>", re.S)
-
-
-def _gemini_message(t: Transcript, i: int, m: dict[str, Any], seen: set[str]) -> None:
-    ts = str(m.get("timestamp", ""))
-    parts = _text_parts(m.get("content"))
-    if any(SNAPSHOT in s for s in parts):
-        key = str(m.get("id") or "".join(parts)[:200])
-        if key not in seen:
-            seen.add(key)
-            t.events.append(Event("boundary", i, ts, key))
-        return
-    if m.get("type") == "user":
-        t.events.extend(Event("text", i, ts, s) for s in parts)
-        said = [HOOK_CONTEXT.sub("", s).strip() for s in parts]
-        if any(s and not s.startswith("<session_context>") for s in said):
-            t.events.append(Event("prompt", i, ts))
-    elif m.get("type") == "gemini":
-        t.events.append(Event("reply", i, ts))
-        tokens = m.get("tokens")
-        if isinstance(tokens, dict) and isinstance(tokens.get("input"), int):
-            t.context_tokens = tokens["input"]
-
-
-def _gemini(t: Transcript, records: Iterable[Any]) -> None:
-    seen_ids: set[str] = set()
-    boundaries: set[str] = set()
-    for i, r in enumerate(records, 1):
-        if not isinstance(r, dict):
-            continue
-        t.session_id = t.session_id or str(r.get("sessionId", ""))
-        sets = r.get("$set")
-        # A history rewrite: only a compression summary not seen before is new in it.
-        msgs = sets.get("messages") if isinstance(sets, dict) else r.get("messages") \
-            if "$set" not in r else None
-        if isinstance(msgs, list):
-            for m in msgs:
-                if not isinstance(m, dict):
-                    continue
-                if "$set" in r:
-                    if any(SNAPSHOT in s for s in _text_parts(m.get("content"))):
-                        _gemini_message(t, i, m, boundaries)
-                else:
-                    _gemini_message(t, i, m, boundaries)
-            continue
-        if "type" in r and "id" in r:
-            if str(r["id"]) in seen_ids and r.get("type") == "gemini":
-                continue  # the same reply written again with its tool calls
-            seen_ids.add(str(r["id"]))
-            _gemini_message(t, i, r, boundaries)
 
 
 def read(path: Path) -> Transcript:
     records = _records(path)
-    host = _host_of(records)
-    t = Transcript(path, host)
-    {CLAUDE: _claude, CODEX: _codex, GEMINI: _gemini}[host](t, records)
+    fw = _host_of(records)
+    t = Transcript(path, fw.NAME)
+    fw.read_transcript(t, records)
     return t
 
 
@@ -301,45 +104,14 @@ def locate(framework: str, sid: str, root: Path) -> Path | None:
     """The transcript of session sid of framework, where that host keeps it."""
     if not sid or not re.fullmatch(r"[A-Za-z0-9_.-]+", sid):
         return None
-    found: list[Path] = []
-    if framework == CLAUDE:
-        found = list((claude_home() / "projects").glob(f"*/{sid}.jsonl"))
-    elif framework == CODEX:
-        found = list((codex_home() / "sessions").glob(f"*/*/*/rollout-*{sid}.jsonl"))
-    elif framework == GEMINI:
-        for p in (gemini_home() / "tmp").glob(f"*/chats/session-*{sid[:8]}*.json*"):
-            try:
-                with p.open(encoding="utf-8", errors="replace") as fh:
-                    if sid in fh.read(4096):
-                        found.append(p)
-            except OSError:
-                continue
+    fw = next((f for f in READERS if f.NAME == framework), None)
+    found: list[Path] = fw.locate_transcripts(sid) if fw is not None else []
     return max(found, key=lambda p: p.stat().st_mtime) if found else None
 
 
 def latest_for(root: Path) -> Path | None:
     """The newest transcript any host wrote for a session in root."""
-    root_s = str(root)
-    found: list[Path] = []
-    found += (claude_home() / "projects" / re.sub(r"[^A-Za-z0-9]", "-", root_s)).glob("*.jsonl")
-    rollouts = sorted((codex_home() / "sessions").glob("*/*/*/rollout-*.jsonl"),
-                      key=lambda p: p.stat().st_mtime, reverse=True)[:50]
-    for p in rollouts:
-        try:
-            with p.open(encoding="utf-8", errors="replace") as fh:
-                meta = json.loads(fh.readline() or "{}")
-        except (OSError, ValueError):
-            continue
-        if isinstance(meta, dict) and (meta.get("payload") or {}).get("cwd") == root_s:
-            found.append(p)
-    gem = gemini_home()
-    try:
-        projects = json.loads((gem / "projects.json").read_text(encoding="utf-8")).get("projects", {})
-    except (OSError, ValueError, AttributeError):
-        projects = {}
-    name = projects.get(root_s) if isinstance(projects, dict) else None
-    if isinstance(name, str) and "/" not in name:
-        found += (gem / "tmp" / name / "chats").glob("session-*.json*")
+    found = [p for fw in READERS for p in fw.transcripts_for(root)]
     return max(found, key=lambda p: p.stat().st_mtime) if found else None
 
 

@@ -14,12 +14,15 @@ a value shaped like a Windows path (a drive letter and a backslash, or a UNC \\s
 Linux or macOS project folder never is, so sh never meets that bash-only expansion."""
 from __future__ import annotations
 
+import re
+from typing import Iterable
 import dataclasses
 from pathlib import Path
 from typing import Any
 
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts  # noqa: F401
 from agenthooks.frameworks import _jsonhooks, _jsontext
 from agenthooks.frameworks._start import BASH
 
@@ -33,6 +36,8 @@ DRILL_EVENTS: dict[str, str] = {}
 DRILL_JSON = True
 # Its hook payload names a transcript with token usage the hooks can read.
 TRANSCRIPT = True
+# Install questions asked only when this framework is selected (answers.ONLY_FOR).
+QUESTIONS = ("statusline",)
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"start": "session.sh.j2", "envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2"}
 PATH = ".claude/settings.json"
@@ -138,3 +143,60 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Claude Code: accept the workspace-trust prompt once in this folder; "
             "hooks from .claude/settings.json stay off until then (claude -p trusts it)."]
+
+
+# --- its transcript, for agenthooks status and verify (transcript.py dispatches here) ---
+
+def read_transcript(t: Transcript, records: Iterable[Any]) -> None:
+    """The events of a Claude Code transcript (~/.claude/projects/<dir>/<session>.jsonl)."""
+    for i, r in enumerate(records, 1):
+        if not isinstance(r, dict):
+            continue
+        ts = str(r.get("timestamp", ""))
+        t.session_id = t.session_id or str(r.get("sessionId", ""))
+        t.cwd = t.cwd or str(r.get("cwd", ""))
+        kind = r.get("type")
+        if kind == "system" and r.get("subtype") == "compact_boundary":
+            t.events.append(Event("boundary", i, ts, str(r.get("uuid", ""))))
+            continue
+        if kind == "attachment":
+            att = r.get("attachment")
+            # hook_success is the hook's raw stdout; what reached the model is the
+            # attachment Claude Code made of it (hook_additional_context and the like).
+            if isinstance(att, dict) and att.get("type") != "hook_success":
+                t.events.extend(Event("text", i, ts, s) for s in strings(att.get("content")))
+            continue
+        msg = r.get("message")
+        if not isinstance(msg, dict):
+            continue
+        if kind == "assistant" and msg.get("model") != "<synthetic>":
+            t.events.append(Event("reply", i, ts))
+            usage = msg.get("usage")
+            if isinstance(usage, dict):
+                t.context_tokens = sum(int(usage.get(k) or 0) for k in (
+                    "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
+        elif kind == "user":
+            parts = text_parts(msg.get("content"))
+            t.events.extend(Event("text", i, ts, s) for s in parts)
+            first = parts[0].lstrip() if parts else ""
+            if parts and not r.get("isMeta") and not r.get("isCompactSummary") \
+                    and not first.startswith(("<command-", "<local-command")):
+                t.events.append(Event("prompt", i, ts))
+
+
+def transcript_home() -> Path:
+    return home("CLAUDE_CONFIG_DIR", ".claude")
+
+
+def is_transcript(r: dict[str, Any]) -> bool:
+    """Is this record (one that is no other host's) Claude Code's?"""
+    return r.get("type") in ("user", "assistant", "system", "attachment", "summary",
+                             "queue-operation", "last-prompt")
+
+
+def locate_transcripts(sid: str) -> list[Path]:
+    return list((transcript_home() / "projects").glob(f"*/{sid}.jsonl"))
+
+
+def transcripts_for(root: Path) -> list[Path]:
+    return list((transcript_home() / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(root))).glob("*.jsonl"))

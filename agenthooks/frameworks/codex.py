@@ -22,10 +22,13 @@ commandWindows with the rest), so adding it to every install would make every Co
 re-trust the hooks for a field they never run."""
 from __future__ import annotations
 
+import json
+from typing import Iterable
 from pathlib import Path
 from typing import Any
 
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts  # noqa: F401
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._start import encoded_powershell, walk_up_ps
 
@@ -86,3 +89,74 @@ def next_steps(answers: dict[str, Any]) -> list[str]:
         "Codex: `codex exec` cannot ask; run it with --dangerously-bypass-hook-trust, "
         "or trust the hooks once interactively. Re-trust after an upgrade changes a command.",
     ]
+
+
+# --- its transcript, for agenthooks status and verify (transcript.py dispatches here) ---
+
+CODEX_CONTEXT = ("<environment_context>", "<user_instructions>", "<skills_instructions>",
+                 "<permissions", "# AGENTS.md")
+
+
+def read_transcript(t: Transcript, records: Iterable[Any]) -> None:
+    """The events of a Codex rollout (~/.codex/sessions/YYYY/MM/DD/rollout-*-<session>.jsonl)."""
+    window = None
+    for i, r in enumerate(records, 1):
+        if not isinstance(r, dict):
+            continue
+        ts = str(r.get("timestamp", ""))
+        raw = r.get("payload")
+        p: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        kind = r.get("type")
+        if kind == "session_meta":
+            t.session_id = t.session_id or str(p.get("id") or p.get("session_id") or "")
+            t.cwd = t.cwd or str(p.get("cwd", ""))
+        elif kind == "compacted":
+            t.events.append(Event("boundary", i, ts, ts))
+        elif kind == "response_item":
+            role = p.get("role")
+            if p.get("type") == "message" and role in ("user", "developer", "system"):
+                parts = text_parts(p.get("content"))
+                t.events.extend(Event("text", i, ts, s) for s in parts)
+                if role == "user" and parts and not parts[0].lstrip().startswith(CODEX_CONTEXT):
+                    t.events.append(Event("prompt", i, ts))
+            elif role == "assistant" or p.get("type") in ("function_call", "custom_tool_call",
+                                                            "local_shell_call"):
+                t.events.append(Event("reply", i, ts))
+        elif kind == "event_msg" and p.get("type") == "token_count":
+            got = p.get("info")
+            info: dict[str, Any] = got if isinstance(got, dict) else {}
+            last = info.get("last_token_usage")
+            if isinstance(last, dict) and isinstance(last.get("input_tokens"), int):
+                t.context_tokens = last["input_tokens"]
+            if isinstance(info.get("model_context_window"), int):
+                window = info["model_context_window"]
+    if t.context_tokens is not None and window:
+        t.context_percent = round(100 * t.context_tokens / window, 1)
+
+
+def transcript_home() -> Path:
+    return home("CODEX_HOME", ".codex")
+
+
+def is_transcript(r: dict[str, Any]) -> bool:
+    return r.get("type") in ("session_meta", "response_item", "compacted", "event_msg", "turn_context")
+
+
+def locate_transcripts(sid: str) -> list[Path]:
+    return list((transcript_home() / "sessions").glob(f"*/*/*/rollout-*{sid}.jsonl"))
+
+
+def transcripts_for(root: Path) -> list[Path]:
+    """The newest rollouts whose session ran in root (their first line names the cwd)."""
+    found = []
+    rollouts = sorted((transcript_home() / "sessions").glob("*/*/*/rollout-*.jsonl"),
+                      key=lambda p: p.stat().st_mtime, reverse=True)[:50]
+    for p in rollouts:
+        try:
+            with p.open(encoding="utf-8", errors="replace") as fh:
+                meta = json.loads(fh.readline() or "{}")
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict) and (meta.get("payload") or {}).get("cwd") == str(root):
+            found.append(p)
+    return found

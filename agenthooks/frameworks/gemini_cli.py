@@ -7,10 +7,15 @@ on_compact, which treats it as a candidate only (it fires before every request).
 Gemini CLI has no post-compaction event. Timeouts are in milliseconds."""
 from __future__ import annotations
 
+import json
+import os
+import re
+from typing import Iterable
 from pathlib import Path
 from typing import Any
 
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts  # noqa: F401
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._start import BASH
 
@@ -64,3 +69,93 @@ def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Gemini CLI: trust this folder (/permissions, or the prompt on first start); "
             "project hooks are off in untrusted folders, and Gemini CLI asks again when a "
             "hook command changes. Start gemini from the repo root ($GEMINI_PROJECT_DIR)."]
+
+
+# --- its transcript, for agenthooks status and verify (transcript.py dispatches here) ---
+
+SNAPSHOT = "<state_snapshot>"
+HOOK_CONTEXT = re.compile(r"<hook_context>.*?</hook_context>", re.S)
+
+
+def _gemini_message(t: Transcript, i: int, m: dict[str, Any], seen: set[str]) -> None:
+    ts = str(m.get("timestamp", ""))
+    parts = text_parts(m.get("content"))
+    if any(SNAPSHOT in s for s in parts):
+        key = str(m.get("id") or "".join(parts)[:200])
+        if key not in seen:
+            seen.add(key)
+            t.events.append(Event("boundary", i, ts, key))
+        return
+    if m.get("type") == "user":
+        t.events.extend(Event("text", i, ts, s) for s in parts)
+        said = [HOOK_CONTEXT.sub("", s).strip() for s in parts]
+        if any(s and not s.startswith("<session_context>") for s in said):
+            t.events.append(Event("prompt", i, ts))
+    elif m.get("type") == "gemini":
+        t.events.append(Event("reply", i, ts))
+        tokens = m.get("tokens")
+        if isinstance(tokens, dict) and isinstance(tokens.get("input"), int):
+            t.context_tokens = tokens["input"]
+
+
+def read_transcript(t: Transcript, records: Iterable[Any]) -> None:
+    """The events of a Gemini CLI chat (~/.gemini/tmp/<project>/chats/session-*.jsonl, or one
+    JSON document in older releases)."""
+    seen_ids: set[str] = set()
+    boundaries: set[str] = set()
+    for i, r in enumerate(records, 1):
+        if not isinstance(r, dict):
+            continue
+        t.session_id = t.session_id or str(r.get("sessionId", ""))
+        sets = r.get("$set")
+        # A history rewrite: only a compression summary not seen before is new in it.
+        msgs = sets.get("messages") if isinstance(sets, dict) else r.get("messages") \
+            if "$set" not in r else None
+        if isinstance(msgs, list):
+            for m in msgs:
+                if not isinstance(m, dict):
+                    continue
+                if "$set" in r:
+                    if any(SNAPSHOT in s for s in text_parts(m.get("content"))):
+                        _gemini_message(t, i, m, boundaries)
+                else:
+                    _gemini_message(t, i, m, boundaries)
+            continue
+        if "type" in r and "id" in r:
+            if str(r["id"]) in seen_ids and r.get("type") == "gemini":
+                continue  # the same reply written again with its tool calls
+            seen_ids.add(str(r["id"]))
+            _gemini_message(t, i, r, boundaries)
+
+
+def transcript_home() -> Path:
+    return Path(os.environ["GEMINI_CLI_HOME"]) / ".gemini" if os.environ.get("GEMINI_CLI_HOME") \
+        else Path.home() / ".gemini"
+
+
+def is_transcript(r: dict[str, Any]) -> bool:
+    return "projectHash" in r or "$set" in r or ("messages" in r and "sessionId" in r)
+
+
+def locate_transcripts(sid: str) -> list[Path]:
+    found = []
+    for p in (transcript_home() / "tmp").glob(f"*/chats/session-*{sid[:8]}*.json*"):
+        try:
+            with p.open(encoding="utf-8", errors="replace") as fh:
+                if sid in fh.read(4096):
+                    found.append(p)
+        except OSError:
+            continue
+    return found
+
+
+def transcripts_for(root: Path) -> list[Path]:
+    gem = transcript_home()
+    try:
+        projects = json.loads((gem / "projects.json").read_text(encoding="utf-8")).get("projects", {})
+    except (OSError, ValueError, AttributeError):
+        projects = {}
+    name = projects.get(str(root)) if isinstance(projects, dict) else None
+    if isinstance(name, str) and "/" not in name:
+        return list((gem / "tmp" / name / "chats").glob("session-*.json*"))
+    return []

@@ -97,3 +97,41 @@ def test_no_module_names_a_framework_outside_its_own() -> None:
                     continue
                 found.append(f"{path.relative_to(PKG)}:{line}: {m.group(1)!r}")
     assert not found, found
+
+
+def test_the_hooks_templates_name_no_framework() -> None:
+    """A framework's bash lives in templates/frameworks/<name>/, in the slots its module
+    declares (HOOK_SLOTS); templates/hooks/ is shared and names none of them."""
+    from agenthooks.templating import templates_dir
+
+    names = "|".join(re.escape(n) for n in frameworks.NAMES if n != "generic")
+    pattern = re.compile(rf"(?<![\w./-])({names})(?![\w-])", re.I)
+    found = [f"{path.name}:{i}: {m.group(1)}"
+             for path in sorted((templates_dir() / "hooks").rglob("*.j2"))
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             for m in pattern.finditer(line)]
+    assert not found, found
+    for fw in frameworks.REGISTRY:
+        for slot, name in getattr(fw, "HOOK_SLOTS", {}).items():
+            assert slot in frameworks.SLOTS, (fw.NAME, slot)
+            assert (templates_dir() / "frameworks" / fw.NAME / name).is_file(), (fw.NAME, name)
+
+
+def test_no_framework_module_is_imported_outside_frameworks() -> None:
+    """Code outside agenthooks/frameworks/ reaches a framework through the registry
+    (frameworks.REGISTRY, frameworks.get), never by importing its module."""
+    modules = {f"agenthooks.frameworks.{p.stem}" for p in (PKG / "frameworks").glob("*.py")
+               if p.stem != "__init__" and not p.stem.startswith("_")}
+    found = []
+    for path in sorted(PKG.rglob("*.py")):
+        if path.parent.name == "frameworks":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                got = {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                got = {a.name for a in node.names}
+            else:
+                continue
+            found += [f"{path.relative_to(PKG)}:{node.lineno}: {m}" for m in sorted(got & modules)]
+    assert not found, found
