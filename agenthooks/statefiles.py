@@ -29,6 +29,16 @@ class Format:
         """The reader's variables declared empty, for a bash `local` (set -u)."""
         return " ".join(f"{prefix}{f}=''" for f in self.fields)
 
+    def from_positional(self, prefix: str = "") -> str:
+        """One bash assignment of every field from the positional parameters ($1 ...), after
+        `set -- $LINE`: the cheap reader of a line held in a variable."""
+        return " ".join(f"{prefix}{f}=${{{i}}}" if i > 9 else f"{prefix}{f}=${i}"
+                        for i, f in enumerate(self.fields, 1))
+
+    def at(self, name: str) -> str:
+        """The positional parameter that holds field NAME after `set -- $LINE`."""
+        return "${%d}" % (self.fields.index(name) + 1)
+
     def args(self, prefix: str = "") -> str:
         """The bash words a writer prints, in order."""
         return " ".join(f'"${prefix}{f}"' for f in self.fields)

@@ -27,7 +27,8 @@ LAYOUT = {
     ".agent/memory/snapshot.md", ".agent/memory/tattoo.md",
     # The hooks' library (no lib/lock.sh: this machine's flock is util-linux's).
     *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "say.sh", "cache.sh", "runtime.sh",
-                                              "context.sh", "block.sh", "block.awk", "clean.awk")),
+                                              "context.sh", "state.sh", "block.sh", "block.awk", "clean.awk",
+                                              "archive.sh")),
 }
 
 
@@ -140,7 +141,7 @@ def test_answers_are_recorded_and_flags_override(tmp_path: Path) -> None:
     install(repo, "--platform", "linux")
     recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
     assert recorded["platforms"] == ["linux"] and recorded["frameworks"] == ["codex"]
-    assert "stat -c %Y" in (repo / ".agent/hooks/lib/prelude.sh").read_text()  # the runtime
+    assert "stat -c %Y" in (repo / ".agent/hooks/lib/runtime.sh").read_text()  # the runtime
 
 
 def test_yes_takes_detected_frameworks_by_default(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ def test_macos_render_has_no_bash4_construct_and_no_flock() -> None:
         assert "stat -c" not in text
         assert "flock" not in text.replace("# util-linux flock", "")
     lib = hooks(["macos"])
-    assert "stat -f %m" in lib[".agent/hooks/lib/prelude.sh"]
+    assert "stat -f %m" in lib[".agent/hooks/lib/runtime.sh"]
     assert "ah_lock_portable()" in lib[".agent/hooks/lib/lock.sh"]
 
 

@@ -106,7 +106,7 @@ def test_uninstall_names_an_edited_hook_that_can_no_longer_run(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     v = verdicts(proc.stdout)
     assert v[PRE][0] == "remove" and v[POST][0] == "keep"
-    assert "sources lib/block.awk (and 7 more), which uninstall takes out, so it can no longer run" \
+    assert "sources lib/archive.sh (and 9 more), which uninstall takes out, so it can no longer run" \
         in v[POST][1], v[POST]
     assert "can no longer run" not in v.get(COMPACT, ("", ""))[1]
     assert "missing" in run_hook(repo, "post_edit").stderr
