@@ -53,6 +53,18 @@ def test_one_flush_a_cycle_at_the_default_threshold(tmp_path: Path) -> None:
     assert any("context 90% full (180000 of 200000 tokens)" in ln for ln in log_lines(repo))
 
 
+def test_the_flush_re_arms_after_a_compaction_above_the_threshold(tmp_path: Path) -> None:
+    repo = claude_repo(tmp_path)
+    prompt(repo, 100000)
+    assert FLUSH in prompt(repo, 160000)
+    body = {"session_id": "s1", "hook_event_name": "PreCompact", "trigger": "auto"}
+    assert run_hook(repo, "on_compact", body, "claude-code").returncode == 0
+    # The host's flag: a reload, though the length measured is still the old one.
+    assert "detected a context compaction" in prompt(repo, 165000)
+    assert FLUSH in prompt(repo, 166000)  # a new cycle
+    assert flushes(repo) == 2
+
+
 def test_the_flush_re_arms_below_the_threshold(tmp_path: Path) -> None:
     repo = claude_repo(tmp_path)
     prompt(repo, 100000)
