@@ -4,6 +4,7 @@ transcript.events()."""
 from __future__ import annotations
 
 import re
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,12 @@ from agenthooks.errors import UserError
 LOADED_RE = re.compile(r"^memory loaded: .*?~(\d+) tokens of (\d+), (\d+) chars")
 DETECTED_RE = re.compile(r"^compaction detected \((.*)\); memory reloaded")
 FRESH_RE = re.compile(r"^recommended a fresh session after (\d+) compactions")
+FLUSH_RE = re.compile(r"^context \d+% full \(.*\): asked the agent to update the snapshot")
+AFTER_FLUSH_RE = re.compile(r"^at the compaction: snapshot (updated|not updated) since the flush")
+STALE_RE = re.compile(r"^at the compaction: snapshot\.md (\d+) min older than the last edit")
+# The sparkline of context use: eight levels of the window, and the compactions between them.
+SPARK = {"utf-8": "▁▂▃▄▅▆▇█", "ascii": "_.-~=+*#"}
+SPARK_COMPACTION = "|"
 UNKNOWN = "unknown"
 # The cause a hook logs -> the signal it stands for.
 SIGNALS = (
@@ -81,6 +88,13 @@ class Session:
     context_tokens: int | None = None
     context_percent: float | None = None
     transcript: str | None = None
+    flushes: int = 0  # flush lines offered before a compaction
+    flushed_compactions: int = 0  # compactions that followed a flush line
+    fresh_after_flush: int = 0  # of those, how many found snapshot.md updated since the flush
+    stale_at_compaction: int = 0  # compactions where snapshot.md was older than the last edit
+    context_use: list[int] = field(default_factory=list)  # lengths from the state, oldest first
+    compacted_before: list[int] = field(default_factory=list)  # indexes in context_use
+    window: int | None = None
 
     @property
     def compactions(self) -> int:
@@ -101,6 +115,11 @@ class Session:
             "context_tokens": self.context_tokens, "context_percent": self.context_percent,
             "transcript": self.transcript,
             "unreloaded_announcement": self.announced_unreloaded,
+            "flushes": self.flushes, "flushed_compactions": self.flushed_compactions,
+            "snapshot_fresh_after_flush": self.fresh_after_flush,
+            "stale_at_compaction": self.stale_at_compaction,
+            "context_use": self.context_use, "compacted_before": self.compacted_before,
+            "context_window": self.window,
         }
 
 
@@ -159,6 +178,13 @@ def from_log(lines: Iterable[LogLine]) -> list[Session]:
             s.reminders += 1
         elif FRESH_RE.match(msg):
             s.fresh_recommended += 1
+        elif FLUSH_RE.match(msg):
+            s.flushes += 1
+        elif m := AFTER_FLUSH_RE.match(msg):
+            s.flushed_compactions += 1
+            s.fresh_after_flush += m.group(1) == "updated"
+        elif STALE_RE.match(msg):
+            s.stale_at_compaction += 1
     return sorted(by.values(), key=lambda s: s.last_seen, reverse=True)
 
 
@@ -174,6 +200,62 @@ def _state_turn(agent: Path, sid: str) -> int | None:
         if f and f["turn"].isdigit():
             return int(f["turn"])
     return None
+
+
+def context_use(agent: Path, sid: str, drop_percent: int = 40) -> tuple[list[int], list[int]]:
+    """The context lengths the session's state recorded (at most its last 64 prompts), and the
+    indexes before which a compaction was seen: pre_task's sync line after the host's, or a
+    reload (turn 0) at a length that dropped."""
+    try:
+        lines = (agent / "log" / "state" / f"{sid}.state").read_text(
+            encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return [], []
+    lengths: list[int] = []
+    marks: list[int] = []
+    pending = False
+    for line in lines:
+        f = statefiles.STATE.parse(line)
+        if not f or not f["turn"].isdigit() or not f["length"].isdigit():
+            continue
+        if f["sync"] == "1" and f["length"] == "0":  # written at the host's compaction
+            pending = True
+            continue
+        if f["pending"] in ("pending", "candidate"):  # the announcement repeats the last line
+            continue
+        length = int(f["length"])
+        if lengths and f["turn"] == "0" and length < lengths[-1] * (100 - drop_percent) // 100:
+            pending = True
+        if pending and lengths and (not marks or marks[-1] != len(lengths)):
+            marks.append(len(lengths))
+        pending = False
+        lengths.append(length)
+    return lengths, marks
+
+
+def session_window(agent: Path, sid: str) -> int:
+    """The context window: as the host last said it (SESSION.window), else the tunable."""
+    try:
+        words = (agent / "log" / "state" / f"{sid}.window").read_text(encoding="utf-8").split()
+        if words and words[0].isdigit() and int(words[0]) > 0:
+            return int(words[0])
+    except (OSError, UnicodeDecodeError):
+        pass
+    value = config.read(agent / "config.yaml").get("context_window_tokens", 200000)
+    return value if isinstance(value, int) and value > 0 else 200000
+
+
+def sparkline(lengths: list[int], marks: list[int], window: int, *, ascii_only: bool = False) -> str:
+    """One glyph a prompt, its height the share of the window (full from 100%), with the
+    compaction mark before the prompt that followed one."""
+    glyphs = SPARK["ascii" if ascii_only else "utf-8"]
+    out = []
+    for i, length in enumerate(lengths):
+        if i in marks:
+            out.append(SPARK_COMPACTION)
+        level = min(len(glyphs) - 1, length * len(glyphs) // max(window, 1))
+        out.append(glyphs[level])
+    return "".join(out)
 
 
 def block_stats(agent: Path) -> dict[str, int] | None:
@@ -210,9 +292,14 @@ def fresh_after(agent: Path) -> int:
 def sessions(root: Path, *, transcripts: bool = True) -> list[Session]:
     agent = root / ".agent"
     found = from_log(read_log(agent))
+    drop = config.read(agent / "config.yaml").get("drop_percent", 40)
+    drop = drop if isinstance(drop, int) and 1 <= drop <= 99 else 40
     for s in found:
         if s.session_id != UNKNOWN:
             s.turns_since_reload = _state_turn(agent, s.session_id)
+            s.context_use, s.compacted_before = context_use(agent, s.session_id, drop)
+            if s.context_use:
+                s.window = session_window(agent, s.session_id)
         if not transcripts or s.session_id == UNKNOWN:
             continue
         path = transcript.locate(s.framework, s.session_id, root)
@@ -252,7 +339,13 @@ def _n(value: Any, unit: str = "") -> str:
     return "-" if value is None else f"{value:,}{unit}" if isinstance(value, int) else f"{value}{unit}"
 
 
-def format_report(data: dict[str, Any]) -> list[str]:
+def utf8_stdout() -> bool:
+    return (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-") in ("utf-8", "utf8")
+
+
+def format_report(data: dict[str, Any], *, ascii_only: bool | None = None) -> list[str]:
+    if ascii_only is None:
+        ascii_only = not utf8_stdout()
     out = []
     block, age = data["block"], data["snapshot_age_minutes"]
     head = "memory block: " + (f"~{block['tokens']:,} of {block['budget']:,} tokens, "
@@ -276,6 +369,15 @@ def format_report(data: dict[str, Any]) -> list[str]:
         out.append(f"  compactions {s['compactions']}" + (f": {sigs}" if sigs else "")
                    + (f"; periodic reloads {s['periodic_reloads']}" if s["periodic_reloads"] else "")
                    + f"; post-edit reminders {s['reminders']}")
+        if s["flushes"] or s["flushed_compactions"] or s["stale_at_compaction"]:
+            out.append(f"  flushes offered {s['flushes']}; snapshot fresh at "
+                       f"{s['snapshot_fresh_after_flush']} of {s['flushed_compactions']} compactions "
+                       f"after a flush; stale at {s['stale_at_compaction']} compactions")
+        if s["context_use"]:
+            line = sparkline(s["context_use"], s["compacted_before"], s["context_window"],
+                             ascii_only=ascii_only)
+            out.append(f"  context use, last {len(s['context_use'])} prompts (of {s['context_window']:,} "
+                       f"tokens; {SPARK_COMPACTION} a compaction): {line}")
         if s["fresh_session_recommended"]:
             out.append(f"  compacted {s['compactions']}x (fresh_after_compactions: "
                        f"{data['fresh_after_compactions']}): start a fresh session; memory carries over")

@@ -45,6 +45,14 @@ MESSAGES: dict[str, dict[str, str]] = {
             "changed phase (a step finished, a decision was made), update its In progress and "
             "Key decisions now; do not log individual edits."
         ),
+        "flush": (
+            "agenthooks: context is %s%% full, a compaction is near: update .agent/memory/snapshot.md "
+            "now (In progress, Key decisions, Tried and failed)."
+        ),
+        "stale": (
+            "agenthooks: snapshot.md is %s min older than your last edit: check In progress against "
+            "the code before you continue."
+        ),
         "block_failed": "agenthooks: the memory block could not be built this time; read .agent/memory/tattoo.md and snapshot.md yourself.",
         "memory_gone": "agenthooks: .agent/memory/ is missing right now (renamed, or a git checkout under way); project memory was not loaded: read .agent/memory/ once it is back ('agenthooks install' restores it).",
         "memory_missing": "agenthooks: .agent/memory/ has no %s: not loaded ('agenthooks install' restores it).",
@@ -82,6 +90,8 @@ MESSAGES: dict[str, dict[str, str]] = {
             "agenthooks：.agent/memory/snapshot.md 已 %s 分钟未更新。如果任务阶段有变化（完成了一步、"
             "做了决定），请现在更新“进行中”和“关键决策”；不要记录每次修改。"
         ),
+        "flush": "agenthooks：上下文已用 %s%%，即将压缩：请现在更新 .agent/memory/snapshot.md（进行中、关键决策、已放弃）。",
+        "stale": "agenthooks：snapshot.md 比你最近一次修改早 %s 分钟：继续之前，请对照代码核对“进行中”。",
         "block_failed": "agenthooks：本次无法生成记忆块；请自行阅读 .agent/memory/tattoo.md 和 snapshot.md。",
         "memory_gone": "agenthooks：.agent/memory/ 暂时不存在（被重命名，或 git checkout 进行中）；未加载项目记忆：恢复后请自行阅读 .agent/memory/（'agenthooks install' 可恢复）。",
         "memory_missing": "agenthooks：.agent/memory/ 缺少 %s：未加载（'agenthooks install' 可恢复）。",

@@ -20,6 +20,7 @@ class Format:
     tag: str = ""             # the first word of a line, naming the format and its release
     end: str = ""             # a last word that proves the line is whole
     rest: bool = False        # the last field holds the rest of the line (as bash's read does)
+    optional: int = 0         # the last N fields, added later, may be missing (read as "")
 
     def names(self, prefix: str = "") -> str:
         """The bash variables a reader reads into, in order."""
@@ -65,8 +66,9 @@ class Format:
         if self.end:
             if len(words) < len(self.fields) + 1 or words[len(self.fields)] != self.end:
                 return None
-        if len(words) < len(self.fields):
+        if len(words) < len(self.fields) - self.optional:
             return None
+        words = words + [""] * (len(self.fields) - len(words))
         return dict(zip(self.fields, words))
 
 
@@ -85,8 +87,10 @@ class LogFormat:
         return {k: v or "" for k, v in m.groupdict().items()} if m else None
 
 
-# One line per prompt, appended; the last valid one counts.
-STATE = Format("SESSION.state", ("turn", "length", "pending", "boundary", "sync"), "v1")
+# One line per prompt, appended; the last valid one counts. flushed: when the flush line was
+# offered this compaction cycle, in epoch seconds (0: not yet); a line without it is a past release's.
+STATE = Format("SESSION.state", ("turn", "length", "pending", "boundary", "sync", "flushed"), "v1",
+               optional=1)
 # The block in injected_context.txt and its build's figures: what the quiet path reuses.
 BLOCK = Format("block.stats", ("chars", "user_rules", "build_budget", "notes", "figures"), "AHC1",
                rest=True)
@@ -94,8 +98,12 @@ BLOCK = Format("block.stats", ("chars", "user_rules", "build_budget", "notes", "
 LAST = Format("last.block", ("budget", "figures"), rest=True)
 # The figures themselves, as the awk block builder prints them (after the word AHSTATS).
 STATS = Format("", STATS_FIELDS)
-REMIND = Format("SESSION.remind", ("snapshot_time", "reminded"))
+# edited: the session's last edit post_edit saw (epoch seconds, to the minute); a past release's
+# mark has none.
+REMIND = Format("SESSION.remind", ("snapshot_time", "reminded", "edited"), optional=1)
 COUNT = Format("SESSION.count", ("compactions",))
+# The context window in tokens, as the host last said it (Claude Code's status line payload).
+WINDOW = Format("SESSION.window", ("tokens",))
 LOG = LogFormat()
 
 
@@ -109,4 +117,4 @@ def config_values(release: int) -> Format:
 def formats(release: int) -> dict[str, Format | LogFormat]:
     """Every format, as the hooks of `release` write them (the templates' `formats`)."""
     return {"state": STATE, "config": config_values(release), "block": BLOCK, "last": LAST,
-            "stats": STATS, "remind": REMIND, "count": COUNT, "log": LOG}
+            "stats": STATS, "remind": REMIND, "count": COUNT, "window": WINDOW, "log": LOG}

@@ -292,3 +292,26 @@ def test_show_points_at_a_session_compacted_past_the_recommendation(repo: Path) 
     err = cli("show", str(repo)).stderr
     assert err.splitlines()[-1] == ("note: the last session was compacted 3x: start a fresh "
                                     "one (memory carries over); see agenthooks status")
+
+
+def test_flush_staleness_and_context_use_from_the_log_and_the_state(tmp_path: Path) -> None:
+    lines = ["context 80% full (160000 of 200000 tokens): asked the agent to update the snapshot",
+             "at the compaction: snapshot not updated since the flush",
+             "at the compaction: snapshot.md 12 min older than the last edit",
+             "context 76% full (152000 of 200000 tokens): asked the agent to update the snapshot",
+             "at the compaction: snapshot updated since the flush"]
+    s = health.from_log(health.LogLine("2026-12-01 10:00:0%d" % i, "on_compact", "generic", "s9", m)
+                        for i, m in enumerate(lines))[0]
+    assert (s.flushes, s.flushed_compactions, s.fresh_after_flush, s.stale_at_compaction) == (2, 2, 1, 1)
+    state = tmp_path / ".agent/log/state"
+    state.mkdir(parents=True)
+    # A past release's line (no FLUSHED), a flush, the host's compaction (pre_task's sync line),
+    # the announcement that repeats the last line, and a drop seen by on_compact.
+    (state / "s9.state").write_text("v1 1 10000 - - 0\nv1 2 160000 - - 0 1796000000\nv1 0 0 - - 1 0\n"
+                                    "v1 1 20000 - - 0 0\nv1 2 180000 - - 0 0\nv1 2 180000 pending - 0 0\n"
+                                    "v1 0 30000 - - 0 0\n")
+    lengths, marks = health.context_use(tmp_path / ".agent", "s9")
+    assert lengths == [10000, 160000, 20000, 180000, 30000] and marks == [2, 4]
+    assert health.sparkline(lengths, marks, 200000) == "▁▇|▁█|▂"
+    assert health.sparkline(lengths, marks, 200000, ascii_only=True) == "_*|_#|."
+    assert health.sparkline([400000], [], 200000) == "█"  # over the window: the top glyph

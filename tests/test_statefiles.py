@@ -69,7 +69,8 @@ def test_state_and_count_round_trip(repo: Path) -> None:
     hook(repo, "on_compact", PROMPT, AGENT_CONTEXT_LEN="91000")
     lines = (repo / STATE / "rt.state").read_text().splitlines()
     last = statefiles.STATE.parse(lines[-1])
-    assert last == {"turn": "2", "length": "91000", "pending": "-", "boundary": "-", "sync": "0"}
+    assert last == {"turn": "2", "length": "91000", "pending": "-", "boundary": "-", "sync": "0",
+                    "flushed": "0"}
     assert health._state_turn(repo / ".agent", "rt") == 2
     hook(repo, "on_compact", {**PROMPT, "hook_event_name": "PreCompact"})
     assert statefiles.STATE.parse((repo / STATE / "rt.state").read_text().splitlines()[-1])["pending"] \
@@ -88,6 +89,21 @@ def test_remind_round_trip(repo: Path) -> None:
                              "tool_input": {"file_path": str(repo / "a.py")}})
     got = statefiles.REMIND.parse((repo / STATE / "rt.remind").read_text())
     assert got and got["snapshot_time"] == str(int(old)) and int(got["reminded"]) >= before
+    assert int(got["edited"]) >= before
+
+
+def test_a_past_release_line_still_parses_with_the_added_field_empty(repo: Path) -> None:
+    assert statefiles.STATE.parse("v1 3 90000 - - 0") == {
+        "turn": "3", "length": "90000", "pending": "-", "boundary": "-", "sync": "0", "flushed": ""}
+    assert statefiles.STATE.parse("v1 3 90000 - -") is None
+    assert statefiles.REMIND.parse("100 0") == {"snapshot_time": "100", "reminded": "0", "edited": ""}
+    # And the hooks read one: a past release's state line, then a flush at the threshold.
+    (repo / STATE).mkdir(parents=True, exist_ok=True)
+    (repo / STATE / "rt.state").write_text("v1 3 90000 - - 0\n")
+    out = run_hook(repo, "on_compact", PROMPT, "claude-code", env={"AGENT_CONTEXT_LEN": "160000"}).stdout
+    assert "context is 80% full" in out
+    last = statefiles.STATE.parse((repo / STATE / "rt.state").read_text().splitlines()[-1])
+    assert last and last["turn"] == "4" and int(last["flushed"]) > 0
 
 
 def test_every_log_line_the_hooks_wrote_parses(repo: Path) -> None:
