@@ -243,3 +243,29 @@ def test_a_read_only_log_folder_is_not_a_busy_lock(tmp_path: Path, userland: str
             assert len(out.stderr.splitlines()) <= 1 and ".agent/log is not writable" in out.stderr, out.stderr
     finally:
         undo()
+
+
+# --- 2: a lock held past lock_timeout_seconds still keeps the PreCompact flag ----
+
+@pytest.mark.parametrize("userland", sorted(USERLANDS))
+def test_a_busy_lock_keeps_the_precompact_flag(tmp_path: Path, userland: str) -> None:
+    repo, env = repo_for(tmp_path, userland)
+    cfg = repo / ".agent/config.yaml"
+    cfg.write_text(re.sub(r"(?m)^lock_timeout_seconds:.*$", "lock_timeout_seconds: 1", cfg.read_text()))
+    assert run(repo, "on_compact", env, PROMPT).returncode == 0
+    logdir = repo / ".agent/log"
+    # Another hook holds the lock: flock on .lock (GNU), a live pid in .lock.pid (the portable lock).
+    holder = subprocess.Popen(["flock", str(logdir / ".lock"), "sleep", "30"])
+    (logdir / ".lock.pid").write_text(f"{holder.pid}\n")
+    try:
+        time.sleep(0.2)
+        pre = run(repo, "on_compact", env, PRECOMPACT)
+        assert pre.returncode == 0 and pre.stdout == ""
+    finally:
+        holder.kill()
+        holder.wait()
+        (logdir / ".lock.pid").unlink(missing_ok=True)
+    assert "lock busy for 1s; the flag appended without it" in log(repo), log(repo)
+    nxt = run(repo, "on_compact", env, PROMPT)
+    assert all(r in context(nxt.stdout) for r in RULES)
+    assert "compaction detected (the host announced a compaction); memory reloaded" in log(repo), log(repo)
