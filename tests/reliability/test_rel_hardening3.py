@@ -265,7 +265,7 @@ def test_a_busy_lock_keeps_the_precompact_flag(tmp_path: Path, userland: str) ->
         holder.kill()
         holder.wait()
         (logdir / ".lock.pid").unlink(missing_ok=True)
-    assert "lock busy for 1s; the flag appended without it" in log(repo), log(repo)
+    assert "lock busy for 1s; appending the flag without it" in log(repo), log(repo)
     nxt = run(repo, "on_compact", env, PROMPT)
     assert all(r in context(nxt.stdout) for r in RULES)
     assert "compaction detected (the host announced a compaction); memory reloaded" in log(repo), log(repo)
