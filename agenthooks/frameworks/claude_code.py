@@ -57,7 +57,8 @@ def _project(default: str, windows: bool) -> tuple[str, str]:
 
 
 def command(hook: str, windows: bool = False) -> str:
-    prefix, folder = _project("", windows)
+    # A host that does not set CLAUDE_PROJECT_DIR runs it from the project folder, as the status line.
+    prefix, folder = _project(".", windows)
     return f'{prefix}{BASH} "{folder}/.agent/hooks/{hook}.sh" {NAME}'
 
 

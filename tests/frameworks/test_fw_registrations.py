@@ -75,7 +75,7 @@ def test_nested_registration_shape(installed, name):  # type: ignore[no-untyped-
         assert all(g["hooks"][0]["name"].startswith("agenthooks-") for e in data["hooks"].values() for g in e)
     if name == "claude-code":
         assert data["hooks"]["SessionStart"][0]["hooks"][0]["command"] == \
-            'bash -p "$CLAUDE_PROJECT_DIR/.agent/hooks/pre_task.sh" claude-code'
+            'bash -p "${CLAUDE_PROJECT_DIR:-.}/.agent/hooks/pre_task.sh" claude-code'
     if name == "codex":
         assert "while [ ! -f" in text and "git" not in text
 
@@ -269,6 +269,19 @@ def test_claude_command_runs(installed):  # type: ignore[no-untyped-def]
                        {"CLAUDE_PROJECT_DIR": str(repo), "CLAUDECODE": "1"})
     assert proc.returncode == 0, proc.stderr
     assert "Indent with 4 spaces" in context_of(proc.stdout)
+
+
+def test_claude_command_runs_without_claude_project_dir(installed):  # type: ignore[no-untyped-def]
+    """A host that sets no CLAUDE_PROJECT_DIR runs the command from the project folder: it
+    opens ./.agent/hooks/, as the status line does, instead of exiting 127."""
+    repo = installed("claude-code")
+    write_memory(repo, tattoo=SAMPLE_TATTOO)
+    hooks = json.loads((repo / claude_code.PATH).read_text())["hooks"]
+    for event in ("SessionStart", "UserPromptSubmit", "PreCompact", "PostToolUse"):
+        cmd = hooks[event][0]["hooks"][0]["command"]
+        proc = run_command(cmd, fixture("claude/SessionStart-startup.json"), repo, {"CLAUDECODE": "1"})
+        assert proc.returncode == 0, (event, proc.stderr)
+        assert event != "SessionStart" or "Indent with 4 spaces" in context_of(proc.stdout)
 
 
 def test_gemini_command_runs_after_substitution(installed):  # type: ignore[no-untyped-def]

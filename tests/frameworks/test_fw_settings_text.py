@@ -298,7 +298,7 @@ def test_reinstall_with_an_unrelated_uncommitted_edit_is_not_refused(tmp_path): 
     assert path.read_text() == edited
     # Our entries are stale (an older release's command), the user's edit is still
     # uncommitted: the structural merge refreshes ours and keeps the edit.
-    stale = edited.replace("$CLAUDE_PROJECT_DIR/.agent/hooks/pre_task.sh", "./.agent/hooks/pre_task.sh")
+    stale = edited.replace("${CLAUDE_PROJECT_DIR:-.}/.agent/hooks/pre_task.sh", "./.agent/hooks/pre_task.sh")
     assert stale != edited
     path.write_text(stale)
     proc = cli("install", "--yes", str(repo), "--framework", "claude-code")
