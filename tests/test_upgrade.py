@@ -11,7 +11,7 @@ import pytest
 
 from agenthooks import config, manifest, render
 from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, make_repo, memory_bytes, run_hook
-from support.upgrade import (assert_truthful, commit_all, install_v0, tree, upgrade,
+from support.upgrade import (assert_truthful, commit_all, install_v0, resolve, tree, upgrade,
                                   verdict_lines, verdicts)
 
 PRE = ".agent/hooks/pre_task.sh"
@@ -90,23 +90,6 @@ def test_edit_without_conflict_is_merged(repo: Path) -> None:
     assert verdicts(run_truthful(repo).stdout)[POST][0] == "keep"
 
 
-def _resolve(text: str, keep: str) -> str:
-    """A conflicted text with every hunk resolved to one side ("yours" or "new")."""
-    out, side = [], None
-    for line in text.splitlines(keepends=True):
-        if line.startswith("<<<<<<< "):
-            side = "yours"
-        elif line.startswith("||||||| ") and side:
-            side = "base"
-        elif line.startswith("=======") and side:
-            side = "new"
-        elif line.startswith(">>>>>>> ") and side:
-            side = None
-        elif side is None or side == keep:
-            out.append(line)
-    return "".join(out)
-
-
 CLAUDE_PROMPT = {"session_id": "s1", "hook_event_name": "UserPromptSubmit",
                  "prompt": "This session is being continued from a previous conversation"}
 
@@ -152,7 +135,7 @@ def test_hook_conflict_leaves_every_hook_runnable(tmp_path: Path) -> None:
     assert all((r / (h + ".agenthooks-new")).read_bytes() == sides[h] for h in sides)
     # Resolved: pre_task takes the merge (its own line kept), on_compact keeps the user's file.
     side = r / (PRE + ".agenthooks-new")
-    side.write_text(_resolve(side.read_text(), "yours"))
+    side.write_text(resolve(side.read_text(), "yours"))
     os.replace(side, r / PRE)
     (r / (COMPACT + ".agenthooks-new")).unlink()
     resolved = (r / PRE).read_text()

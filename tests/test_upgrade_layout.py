@@ -14,7 +14,7 @@ import pytest
 
 from agenthooks import render
 from support.helpers import FIXTURES, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, make_repo, memory_bytes, run_hook
-from support.upgrade import assert_truthful, commit_all, tree, upgrade, verdicts
+from support.upgrade import assert_truthful, commit_all, resolve, tree, upgrade, verdicts
 
 V1 = FIXTURES / "templates_v1"
 V2 = FIXTURES / "templates_v2"
@@ -160,7 +160,7 @@ def test_a_conflicting_edit_holds_the_release_and_the_old_hooks_run_together(
     # Resolved (the merge taken, its markers settled for the new side), the next install
     # brings every hook and the library to the new release together.
     side.replace(path)
-    path.write_text(keep_new_side(path.read_text()))
+    path.write_text(resolve(path.read_text(), "new"))
     commit_all(old, "resolved")
     proc, v = run_truthful(old)
     assert proc.returncode == 0, proc.stdout
@@ -168,22 +168,6 @@ def test_a_conflicting_edit_holds_the_release_and_the_old_hooks_run_together(
         assert new_layout(old, hook), (hook, v[HOOKS[hook]])
         works(old, hook)
     assert (old / ".agent/hooks/lib/prelude.sh").is_file()
-
-
-def keep_new_side(text: str) -> str:
-    out, side = [], None
-    for line in text.splitlines(keepends=True):
-        if line.startswith("<<<<<<< "):
-            side = "ours"
-        elif line.startswith("||||||| ") and side:
-            side = "base"
-        elif line.startswith("=======") and side:
-            side = "new"
-        elif line.startswith(">>>>>>> ") and side:
-            side = None
-        elif side is None or side == "new":
-            out.append(line)
-    return "".join(out)
 
 
 def test_uninstall_removes_the_library_too(old: Path) -> None:

@@ -91,3 +91,20 @@ def assert_truthful(before: dict[str, tuple[bytes, int]], after: dict[str, tuple
             assert was is not None and now is None, where
         elif verdict == "restore":
             assert now is not None, where
+
+
+def resolve(text: str, keep: str) -> str:
+    """A conflicted text with every hunk resolved to one side ("yours" or "new")."""
+    out, side = [], None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("<<<<<<< "):
+            side = "yours"
+        elif line.startswith("||||||| ") and side:
+            side = "base"
+        elif line.startswith("=======") and side:
+            side = "new"
+        elif line.startswith(">>>>>>> ") and side:
+            side = None
+        elif side is None or side == keep:
+            out.append(line)
+    return "".join(out)
