@@ -9,9 +9,13 @@ from pathlib import Path
 
 from agenthooks import hookrun
 
-CRLF_FIX = ("run agenthooks install to rewrite it with LF; so it does not come back, keep "
-            ".agent/.gitattributes committed (it pins hooks/*.sh to eol=lf), set git config "
-            "core.autocrlf to false or input, and save hooks with LF line endings")
+# A working copy checked out before .agent/.gitattributes existed (or with core.autocrlf=true and
+# no attribute) keeps its CRLF: git sees no change to check out until the file is gone (tried on
+# git 2.x: a renormalized, stat-clean file is not rewritten by git checkout).
+CRLF_FIX = ("run agenthooks install to rewrite it with LF, or 'git add --renormalize .' (commit what it "
+            "stages), then delete the file and check it out again (git checkout -- FILE); so it "
+            "does not come back, keep .agent/.gitattributes committed (it pins hooks/*.sh to eol=lf), "
+            "set git config core.autocrlf to false or input, and save hooks with LF line endings")
 
 
 def scripts(root: Path) -> list[Path]:

@@ -169,7 +169,8 @@ def test_crlf_hooks_fail_naming_the_file_the_cause_and_the_fix(tmp_path: Path) -
     for hook in ("pre_task", "post_edit", "on_compact"):
         status, message = s[f"syntax .agent/hooks/{hook}.sh"]
         assert status == "fail", message
-        for said in ("CRLF", "agenthooks install", "core.autocrlf", ".gitattributes"):
+        for said in ("CRLF", "agenthooks install", "core.autocrlf", ".gitattributes",
+                     "git add --renormalize ."):
             assert said in message, message
 
 

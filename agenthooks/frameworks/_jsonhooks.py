@@ -321,11 +321,13 @@ def registration(root: Path, rel: str, name: str, ours: dict[str, list[Entry]]) 
 
 def claude_shaped(group_of: Any, edit_matcher: str) -> dict[str, list[Entry]]:
     """The event map Claude Code and Codex share: start (compact included) -> pre_task,
-    each prompt -> on_compact, edits -> post_edit, the pre-compaction flag -> on_compact."""
+    each prompt -> on_compact, edits -> post_edit, the pre- and post-compaction events ->
+    on_compact, which only flags them (PostCompact's output reaches no model in either host)."""
     return {
         "SessionStart": [group_of("pre_task", "startup|resume|clear|compact")],
         "UserPromptSubmit": [group_of("on_compact")],
         "PostToolUse": [group_of("post_edit", edit_matcher)],
         "PreCompact": [group_of("on_compact")],
+        "PostCompact": [group_of("on_compact")],
     }
 

@@ -2,7 +2,9 @@ r"""Claude Code: hooks in .claude/settings.json (shared with the user; merged, n
 
 SessionStart (startup|resume|clear|compact) -> pre_task: the memory block, also right
 after a compaction. UserPromptSubmit -> on_compact: detection per prompt. PostToolUse on
-edit tools -> post_edit. PreCompact -> on_compact, which only flags the coming compaction.
+edit tools -> post_edit. PreCompact -> on_compact, which only flags the coming compaction;
+PostCompact (2.1.76 and later; 2.1.197 fires it after SessionStart(compact), and shows its output
+to no model) -> on_compact, a signal only: it flags a compaction that no SessionStart reloaded.
 Timeouts are in seconds. With the statusline answer, "statusLine" runs
 `pre_task.sh --statusline`; a statusLine of the user's is never replaced.
 

@@ -59,10 +59,10 @@ SNAPSHOT = (
 REGISTRATIONS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "claude-code": (".claude/settings.json", [
         ("SessionStart", "pre_task"), ("UserPromptSubmit", "on_compact"),
-        ("PostToolUse", "post_edit"), ("PreCompact", "on_compact")]),
+        ("PostToolUse", "post_edit"), ("PreCompact", "on_compact"), ("PostCompact", "on_compact")]),
     "codex": (".codex/hooks.json", [
         ("SessionStart", "pre_task"), ("UserPromptSubmit", "on_compact"),
-        ("PostToolUse", "post_edit"), ("PreCompact", "on_compact")]),
+        ("PostToolUse", "post_edit"), ("PreCompact", "on_compact"), ("PostCompact", "on_compact")]),
     "gemini-cli": (".gemini/settings.json", [
         ("SessionStart", "pre_task"), ("BeforeAgent", "on_compact"),
         ("AfterTool", "post_edit"), ("PreCompress", "on_compact")]),
@@ -223,7 +223,9 @@ def test_claude_manual_compact_reloads_memory(claude_clis: C.CLIs, sandbox: C.Sa
     assert project.log_matching("on_compact", "compaction announced by the host (PreCompact)")
     assert project.log_matching(
         "pre_task", "compaction detected (SessionStart source=compact); memory reloaded")
-    # SessionStart(compact) already reloaded: on_compact must not reload a second time.
+    # SessionStart(compact) already reloaded: on_compact must not reload a second time, neither
+    # on PostCompact (which 2.1.197 fires after it) nor on the next prompt.
+    assert project.log_matching("on_compact", "(PostCompact); memory was already reloaded"), project.log()
     assert not project.log_matching("on_compact", "compaction detected"), project.log()
     assert COMPACTED in after and RELOADED not in after, after.json_text[-6000:]
     assert_offline(mock_api)  # (d)

@@ -41,7 +41,7 @@ def commands(repo: Path, name: str, shown: str) -> list[str]:
     return [c for c in re.findall(r"`([^`]*)`", shown) if ".agent/hooks/" in c]
 
 
-EXPECTED = {"claude-code": 5, "codex": 4, "gemini-cli": 4, "cursor": 4, "copilot-cli": 5,
+EXPECTED = {"claude-code": 6, "codex": 5, "gemini-cli": 4, "cursor": 4, "copilot-cli": 5,
             "windsurf": 1, "cline": 2, "opencode": 1, "aider": 1, "generic": 3}
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from support.helpers import claude_repo, log_lines, run_hook
 
 SID = "c1"
@@ -98,3 +100,34 @@ def test_one_compaction_reloads_memory_once_when_the_host_reports_it(tmp_path: P
     detected = [ln for ln in log_lines(repo) if "compaction detected" in ln]
     assert len(detected) == 1 and "SessionStart source=compact" in detected[0], detected
     assert recorded(repo)[-3:] == ["20000", "21000", "23000"]
+
+
+@pytest.mark.parametrize("order", ["pre,start,post", "pre,post,start", "post", "pre,post"])
+def test_post_compact_is_a_signal_and_one_compaction_reloads_once(tmp_path: Path, order: str) -> None:
+    """PostCompact (Claude Code 2.1.76+, Codex): its output reaches no model, so it only flags a
+    compaction. Whichever of PreCompact, SessionStart(compact) and PostCompact arrive, and in
+    whichever order, memory reloads once: by pre_task when SessionStart comes, else on the next
+    prompt."""
+    repo = claude_repo(tmp_path)
+    t = tmp_path / "t.jsonl"
+    t.write_text(usage(150000) + PROMPT)
+    assert prompt(repo, t) == ""
+    env = {"CLAUDECODE": "1"}
+    shown = []
+    for step in order.split(","):
+        if step == "start":
+            start = {"session_id": SID, "hook_event_name": "SessionStart", "source": "compact"}
+            shown.append(run_hook(repo, "pre_task", json.dumps(start), "claude-code", env=env).stdout)
+            continue
+        event = {"pre": "PreCompact", "post": "PostCompact"}[step]
+        body = {"session_id": SID, "hook_event_name": event, "trigger": "auto", "transcript_path": str(t)}
+        if step == "post":
+            body["compact_summary"] = "summary " * 20
+            t.write_text(t.read_text() + BOUNDARY + line({"type": "user", "isCompactSummary": True,
+                                                          "message": {"content": "summary " * 50}}))
+        shown.append(run_hook(repo, "on_compact", json.dumps(body), "claude-code", env=env).stdout)
+    for n in (None, 20000, 21000):
+        t.write_text(t.read_text() + (usage(n) if n else "") + PROMPT)
+        shown.append(prompt(repo, t))
+    assert sum("AGENT MEMORY BEGIN" in out for out in shown) == 1, (order, shown)
+    assert len([ln for ln in log_lines(repo) if "compaction detected" in ln]) == 1, log_lines(repo)

@@ -237,3 +237,17 @@ def test_copilot_precompact_then_next_prompt_reinjects(repo):  # type: ignore[no
     # Reloaded once: the tool call that follows in the same turn gets nothing more.
     tool = json.dumps({"sessionId": "S3", "timestamp": 3, "toolName": "bash", "toolArgs": "{}"})
     assert run_hook(repo, "on_compact", tool, "copilot-cli", "--event=postToolUse").stdout == ""
+
+
+def test_gemini_session_start_compress_is_a_compaction(repo):  # type: ignore[no-untyped-def]
+    """Gemini CLI names the source "compress" where Claude Code says "compact" (PR #14151; 0.61.0
+    has no such source yet): the same reload, notice and sync flag, so the next prompt's lower
+    usage is the new baseline, not a second compaction."""
+    (repo / ".agent/config.yaml").write_text("reload_turns: 0\n")
+    start = json.dumps({"session_id": "G", "hook_event_name": "SessionStart", "source": "compress"})
+    out = context_of("gemini-cli", run_hook(repo, "pre_task", start, "gemini-cli").stdout)
+    check_memory(out)
+    assert "Context was compacted" in out
+    assert any("compaction detected (SessionStart source=compact)" in ln for ln in log_lines(repo))
+    before = json.dumps({"session_id": "G", "hook_event_name": "BeforeAgent", "prompt": "go"})
+    assert run_hook(repo, "on_compact", before, "gemini-cli", env={"AGENT_CONTEXT_LEN": "1000"}).stdout == ""

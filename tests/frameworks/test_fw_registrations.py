@@ -22,12 +22,14 @@ NESTED = {
         "UserPromptSubmit": (None, "on_compact"),
         "PostToolUse": ("Edit|Write|MultiEdit|NotebookEdit", "post_edit"),
         "PreCompact": (None, "on_compact"),
+        "PostCompact": (None, "on_compact"),
     }, 30),
     "codex": (codex, {
         "SessionStart": ("startup|resume|clear|compact", "pre_task"),
         "UserPromptSubmit": (None, "on_compact"),
         "PostToolUse": ("apply_patch|Edit|Write", "post_edit"),
         "PreCompact": (None, "on_compact"),
+        "PostCompact": (None, "on_compact"),
     }, 30),
     "gemini-cli": (gemini_cli, {
         "SessionStart": (None, "pre_task"),
@@ -157,7 +159,8 @@ def test_merge_keeps_foreign_entries_and_never_duplicates(tmp_path, name):  # ty
     first_event = "PostToolUse" if name != "gemini-cli" else "AfterTool"
     if name != "gemini-cli":
         assert hooks["PostToolUse"][0] == FOREIGN["hooks"]["PostToolUse"][0]
-    assert ours_count(data) == 4 and first_event in hooks
+    ours = 5 if name in ("claude-code", "codex") else 4  # Claude Code and Codex: PostCompact too
+    assert ours_count(data) == ours and first_event in hooks
     commit(repo)
     for _ in range(2):
         install(repo, "--framework", name)
@@ -169,7 +172,7 @@ def test_merge_keeps_foreign_entries_and_never_duplicates(tmp_path, name):  # ty
     commit(repo)
     install(repo, "--framework", name)
     again = json.loads((repo / mod.PATH).read_text())
-    assert ours_count(again) == 4
+    assert ours_count(again) == ours
     cmds = [g["hooks"][0]["command"] for g in again["hooks"]["SessionStart"]]
     assert cmds[0] == "echo hi" and ".agent/hooks/pre_task.sh" in cmds[1] and cmds[2] == "echo late"
     assert again["hooks"]["SessionStart"][1]["hooks"][0]["timeout"] == NESTED[name][2]

@@ -100,7 +100,7 @@ def decoded(command: str) -> str:
 def test_codex_handlers_carry_a_command_windows_both_windows_shells_read_as_it_is(win_repo: Path) -> None:
     data = json.loads((win_repo / codex.PATH).read_text())
     hooks = {ev: g["hooks"][0] for ev, groups in data["hooks"].items() for g in groups}
-    assert set(hooks) == {"SessionStart", "UserPromptSubmit", "PostToolUse", "PreCompact"}
+    assert set(hooks) == {"SessionStart", "UserPromptSubmit", "PostToolUse", "PreCompact", "PostCompact"}
     for ev, h in hooks.items():
         assert list(h) == ["type", "command", "commandWindows", "timeout"]
         win = h["commandWindows"]

@@ -11,7 +11,7 @@ import pytest
 
 from support.helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, log_lines, make_repo,
                      memory_bytes, run_hook, write_memory)
-from support.userlands import USERLANDS, env_for
+from support.userlands import USERLANDS, env_for, windows_clone
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
@@ -23,10 +23,19 @@ def land(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-unt
     """(repo, env): a repo rendered for the userland's platform, and the PATH to run it."""
     userland = request.param
     platform, _ = USERLANDS[userland]
-    repo = make_repo(tmp_path)
+    repo = make_repo(tmp_path, "origin" if userland == "windows" else "repo")
     install(repo, "--platform", platform, "--framework", "claude-code", "--framework", "generic")
     write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT,
                  notes="".join(f"- note {i}\n" for i in range(1, 9)))
+    if userland == "windows":  # at C:/Users/me/repo, cloned with core.autocrlf=true
+        repo = windows_clone(repo, tmp_path)
+        assert b"\r\n" not in (repo / ".agent/hooks/pre_task.sh").read_bytes()  # eol=lf holds
+        # .gitattributes keeps memory LF in a checkout; a Windows editor saves it with CRLF anyway.
+        for name in ("memory/tattoo.md", "memory/snapshot.md", "memory/notes.md", "config.yaml"):
+            path = repo / ".agent" / name
+            path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+        # A clone has no .agent/log/ (git ignores it): the first session start makes it, as here.
+        (repo / ".agent/log/state").mkdir(parents=True)
     return repo, env_for(userland, tmp_path)
 
 
@@ -349,7 +358,7 @@ def test_lock_held_elsewhere_still_prints_memory_and_logs_the_skip(land):  # typ
     prompt(repo, env, "100000")
     holder = None
     lockpid = repo / ".agent/log/.lock.pid"
-    if "macos" in env["PATH"] or "busybox" in env["PATH"]:
+    if "macos" in env["PATH"] or "busybox" in env["PATH"] or "gitbash" in env["PATH"]:
         import subprocess
         holder = subprocess.Popen(["sleep", "30"])
         lockpid.write_text(f"{holder.pid}\n")

@@ -75,9 +75,12 @@ def write_memory(repo: Path, tattoo: str | None = None, snapshot: str | None = N
                  notes: str | None = None) -> None:
     mem = repo / ".agent" / "memory"
     mem.mkdir(parents=True, exist_ok=True)
+    # In a checkout with core.autocrlf=true (Git for Windows' default), as a Windows editor saves.
+    config = repo / ".git" / "config"
+    nl = "\r\n" if config.is_file() and "autocrlf = true" in config.read_text() else None
     for name, text in (("tattoo", tattoo), ("snapshot", snapshot), ("notes", notes)):
         if text is not None:
-            (mem / f"{name}.md").write_text(text, encoding="utf-8")
+            (mem / f"{name}.md").write_text(text, encoding="utf-8", newline=nl)
 
 
 SAMPLE_TATTOO = "# Project hard rules\n- Indent with 4 spaces, never tabs\n- Every API returns {code, data, msg}\n"

@@ -1,13 +1,25 @@
-"""PATHs that stand in for the userlands the committed hooks meet: GNU (Debian), BusyBox
+r"""PATHs that stand in for the userlands the committed hooks meet: GNU (Debian), BusyBox
 (its applets first, no flock) and macOS-like (BSD-style stat/date/sed shims written here,
 original-awk as awk, no flock; the shims run as bash -p, like the binaries they stand for,
 which read no BASH_ENV). bash itself stays the machine's bash; the macOS-like one
-uses $AGENTHOOKS_BASH32 instead when that names a bash 3.2 binary (macOS's /bin/bash)."""
+uses $AGENTHOOKS_BASH32 instead when that names a bash 3.2 binary (macOS's /bin/bash).
+
+Git Bash (windows): GNU tools, no flock, gawk when the machine has it (else mawk stands in for
+it: Git for Windows ships gawk), a `uname` that prints MINGW64_NT-10.0-19045, and a `bash`
+that starts the hooks the way the Windows registrations do. Its drive is simulated: C: is a
+folder named `C:` in the test's folder (windows_clone puts the repo at C:/Users/me/repo, cloned
+with core.autocrlf=true), and this bash starts in the folder that holds it, so that C:/a/b
+opens from every run as on Windows (the working directory a test chose is not kept: the hooks
+never read it). It hands bash the hook as C:/Users/me/repo/.agent/hooks/HOOK.sh, sets
+CLAUDE_PROJECT_DIR to C:\Users\me\repo, and rewrites each path under C: in the payload to
+C:\Users\me\... (backslashes, as the hosts send them). What this cannot show: MSYS's own path
+handling, a real NTFS, cmd.exe and PowerShell starting bash.exe, and Windows' process costs."""
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from support.helpers import require
@@ -114,8 +126,92 @@ def macos_path(base: Path) -> str:
     return str(bindir)
 
 
+UNAME_SHIM = r"""#!/bin/bash -p
+# Git for Windows' uname: -s (the default) MINGW64_NT-10.0-19045, -m x86_64, -o Msys.
+out=()
+[ $# -gt 0 ] || set -- -s
+for a in "$@"; do
+  case $a in
+    -s) out+=(MINGW64_NT-10.0-19045) ;;
+    -m | -p) out+=(x86_64) ;;
+    -o) out+=(Msys) ;;
+    -r) out+=(3.4.10-87d57229.x86_64) ;;
+    -a) out+=("MINGW64_NT-10.0-19045 host 3.4.10-87d57229.x86_64 2024-02-14 20:17 UTC x86_64 Msys") ;;
+    *) echo "uname: invalid option -- '${a#-}'" >&2; exit 1 ;;
+  esac
+done
+echo "${out[*]}"
+"""
+
+# Git Bash as the Windows registrations start it (see the module's docstring).
+GITBASH_SHIM = r"""#!{python}
+import os, re, sys
+DRIVE = {drive!r}
+REAL = {real!r}
+
+def windows(path, sep):
+    return "C:" + path[len(DRIVE):].replace("/", sep)
+
+args = sys.argv[1:]
+for i, arg in enumerate(args):
+    if arg.startswith(DRIVE + "/") and arg.endswith(".sh"):
+        args[i] = windows(arg, "/")
+        hooks = arg.rsplit("/.agent/hooks/", 1)[0]
+        if hooks != arg:
+            os.environ["CLAUDE_PROJECT_DIR"] = windows(hooks, "\\")
+        break
+data = sys.stdin.buffer.read() if not sys.stdin.isatty() else b""
+text = data.decode("utf-8", "surrogateescape")
+text = re.sub(re.escape(DRIVE) + r'(/[^"\n]*)', lambda m: windows(DRIVE + m.group(1), "\\\\"), text)
+r, w = os.pipe()
+if os.fork() == 0:
+    os.close(r)
+    os.write(w, text.encode("utf-8", "surrogateescape"))
+    os._exit(0)
+os.close(w)
+os.dup2(r, 0)
+os.chdir(os.path.dirname(DRIVE))
+os.execv(REAL, [REAL] + args)
+"""
+
+
+def windows_path(base: Path) -> str:
+    """Git Bash: GNU tools, gawk (mawk when there is none), no flock, MINGW64's uname."""
+    bindir = base / "gitbash-bin"
+    bindir.mkdir(exist_ok=True)
+    if not (bindir / "bash").exists():
+        real = shutil.which("bash") or "/bin/bash"
+        (bindir / "bash").write_text(GITBASH_SHIM.format(python=sys.executable, drive=str(base / "C:"), real=real))
+        (bindir / "bash").chmod(0o755)
+        (bindir / "uname").write_text(UNAME_SHIM)
+        (bindir / "uname").chmod(0o755)
+        awk = shutil.which("gawk") or shutil.which("mawk") or shutil.which("awk")
+        assert awk, "no awk on this machine"
+        (bindir / "awk").symlink_to(awk)
+        for tool in TOOLS:
+            where = shutil.which(tool)
+            if where and tool not in ("awk", "flock"):
+                (bindir / tool).symlink_to(where)
+    return str(bindir)
+
+
+def windows_clone(origin: Path, base: Path) -> Path:
+    """origin (its files committed here) as a Git for Windows user has it: cloned with
+    core.autocrlf=true (the installer's default) to C:/Users/me/repo on the simulated drive, so
+    every text file has CRLF line endings but those .gitattributes pins to eol=lf."""
+    from support.helpers import git
+
+    git(origin, "add", "-A")
+    git(origin, "-c", "user.name=me", "-c", "user.email=me@example.com", "commit", "-q", "-m", "setup")
+    repo = base / "C:" / "Users" / "me" / "repo"
+    repo.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "clone", "-q", "-c", "core.autocrlf=true", str(origin), str(repo)],
+                   check=True, capture_output=True)
+    return repo
+
+
 USERLANDS = {"gnu": ("linux", gnu_path), "busybox": ("busybox", busybox_path),
-             "macos": ("macos", macos_path)}
+             "macos": ("macos", macos_path), "windows": ("windows", windows_path)}
 
 
 def env_for(userland: str, base: Path) -> dict[str, str]:
