@@ -118,8 +118,11 @@ class Drill:
                          length)
 
 
-def _without(block: str, notice: str) -> str:
-    return "\n".join(s for s in block.split("\n") if s != notice)
+def _without(block: str, notice: str, extra: tuple[str, ...] = ()) -> str:
+    """BLOCK without the reload NOTICE and the lines that may come with it (EXTRA: their
+    start, e.g. the stale-snapshot line when the drill's edits are newer than the snapshot)."""
+    return "\n".join(s for s in block.split("\n")
+                     if s != notice and not (extra and s.startswith(extra)))
 
 
 def _section(block: str, title: str) -> list[str]:
@@ -183,7 +186,8 @@ def drill(root: Path, lang: str, cfg: dict[str, Any],
     _resume_after_compaction(d)
     # 7. What came back is the block the agent started with.
     if base and reloaded:
-        same = _without(reloaded, d.msg["reloaded"]) == base
+        extra = tuple(d.msg[k].split("%")[0] for k in ("stale", "fresh") if k in d.msg)
+        same = _without(reloaded, d.msg["reloaded"], extra) == base
         d.step("content", same, "the reloaded block equals the start block (plus the notice)"
                if same else "the reloaded block differs from the start block")
     return d, base, reloaded

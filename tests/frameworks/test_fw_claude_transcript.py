@@ -3,6 +3,7 @@ tail (compact, as Claude Code writes it, or spaced), and a compaction record aft
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,10 @@ PROMPT = line({"type": "user", "message": {"role": "user", "content": "next"}})
 
 
 def prompt(repo: Path, transcript: Path) -> str:
+    # Detection only: these lengths are near the default window, and the flush line they would
+    # bring has its own tests (tests/runtime/test_flush.py).
+    cfg = repo / ".agent/config.yaml"
+    cfg.write_text(re.sub(r"(?m)^flush_at_percent:.*$", "flush_at_percent: 0", cfg.read_text()))
     stdin = json.dumps({"session_id": SID, "hook_event_name": "UserPromptSubmit",
                         "transcript_path": str(transcript), "prompt": "next"}, separators=(",", ":"))
     proc = run_hook(repo, "on_compact", stdin, "claude-code", env={"CLAUDECODE": "1"})

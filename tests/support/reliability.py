@@ -18,7 +18,7 @@ STRESS = os.environ.get("AGENTHOOKS_STRESS", "") not in ("", "0")
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
 LOG_RE = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] (pre_task|post_edit|on_compact) [a-z-]+ [A-Za-z0-9_.-]+: .+$")
-STATE_RE = re.compile(r"^v1 \d+ \d+ \S+ \S+ \d+$")
+STATE_RE = re.compile(r"^v1 \d+ \d+ \S+ \S+ \d+( \d+)?$")  # statefiles.STATE (FLUSHED optional)
 # A prompt that carries a default summary marker: on_compact reloads on it.
 MARKER_PROMPT = "CONTEXT CHECKPOINT COMPACTION: summary follows"
 
