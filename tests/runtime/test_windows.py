@@ -82,17 +82,17 @@ def test_a_backslash_transcript_path_and_crlf_everywhere(win: tuple[Path, dict[s
     chat.parent.mkdir()
     prompt = {"session_id": "w", "hook_event_name": "UserPromptSubmit", "prompt": "go",
               "transcript_path": str(chat)}  # the Git Bash shim sends it as C:\Users\me\.claude\t.jsonl
-    transcript(chat, 150000)
+    transcript(chat, 140000)
     assert raw(repo, "on_compact", prompt, env) == b""  # the first run parses config.yaml too
     assert raw(repo, "on_compact", prompt, dict(env, AGENTHOOKS_DEBUG="1")) == b""
     log = (repo / ".agent/log/trace.log").read_text()
     assert " ah_runtime" not in log and "ah_json_full" not in log, log[-2000:]
-    assert (repo / ".agent/log/state/w.state").read_text().split()[2] == "150003"  # the length was read
+    assert (repo / ".agent/log/state/w.state").read_text().split()[2] == "140003"  # the length was read
     transcript(chat, 20000)
     out = raw(repo, "on_compact", prompt, env)
     assert b"\r" not in out and b"### In progress" in out and b"stuck on error handling" in out
     assert b"\r" not in (repo / ".agent/injected_context.txt").read_bytes()
-    assert any("context length dropped 150003 -> 20003" in ln for ln in log_lines(repo))
+    assert any("context length dropped 140003 -> 20003" in ln for ln in log_lines(repo))
 
 
 def test_crlf_state_files_are_read(win: tuple[Path, dict[str, str]]) -> None:
