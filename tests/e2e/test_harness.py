@@ -232,10 +232,11 @@ def test_claude_manual_compact(clis: C.CLIs, sandbox: C.Sandbox, mock_api: MockA
     assert "PROBE-SessionStart-compact" in after
     assert mock_api.summary_text in after
     assert "PROBE-SessionStart-startup" not in after
-    # PostCompact fires too, after SessionStart(compact) (2.1.197); its output reaches no request.
+    # PostCompact fires too, after SessionStart(compact) (2.1.197). Whether its output reaches
+    # the model is not asserted: one run showed it in the next request. The hooks use it only as
+    # a signal and print nothing for it.
     events = probe.events()
     assert events.index("PreCompact") < events.index("SessionStart compact") < events.index("PostCompact"), events
-    assert "PROBE-PostCompact" not in after
     assert mock_api.refused == []
 
 
