@@ -171,6 +171,12 @@ SHAPE_RENDERS = [(["linux"], ["claude-code"])] + [(p, f) for p in PROFILES for f
 PLATFORM_FUNCTIONS = {"ah_epoch", "ah_now", "ah_stamp", "ah_mtime", "ah_lock", "ah_trace", "ah_runtime"}
 
 
+def columns(line: str) -> int:
+    """The columns a line takes in a terminal: a wide (CJK) character takes two."""
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
 def functions_of(text: str) -> list[str | None]:
     """For each line, the function (defined at column 0) it belongs to, or None."""
     out: list[str | None] = []
@@ -198,7 +204,7 @@ def test_every_rendered_file_is_shaped_for_reading(platforms, frameworks) -> Non
     for path, text in texts.items():
         lines = text.splitlines()
         assert len(lines) <= 250, (path, len(lines))
-        long = [(i + 1, len(ln)) for i, ln in enumerate(lines) if len(ln) > 120]
+        long = [(i + 1, columns(ln)) for i, ln in enumerate(lines) if columns(ln) > 120]
         assert long == [], (path, long)
         names |= set(re.findall(r"\bAH_[A-Z0-9_]+", text))
         if not path.endswith(".sh"):
