@@ -172,9 +172,9 @@ PLATFORM_FUNCTIONS = {"ah_epoch", "ah_now", "ah_stamp", "ah_mtime", "ah_lock", "
 
 
 def columns(line: str) -> int:
-    """The columns a line takes in a terminal: a wide (CJK) character takes two."""
-    import unicodedata
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+    """A line's width, counted in UTF-8 bytes: never less than its columns in a terminal
+    (a wide CJK character takes two columns and three bytes), and what byte-based tools see."""
+    return len(line.encode("utf-8"))
 
 
 def functions_of(text: str) -> list[str | None]:
