@@ -13,16 +13,16 @@ from agenthooks.templating import environment, templates_dir  # noqa: F401 - re-
 HOOKS = ("pre_task", "post_edit", "on_compact")
 # The hooks' library, .agent/hooks/lib/: sourced (the .sh) or run by awk -f (the .awk), never
 # run as commands. lock.sh only where a platform may lack a usable flock.
-LIB = ("prelude.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh", "state.sh", "block.sh",
-       "block.awk", "clean.awk", "archive.sh")
+LIB = ("prelude.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh", "state.sh", "statusline.sh",
+       "block.sh", "block.awk", "clean.awk", "archive.sh")
 
 # Bump a template's rev only when its output changes; upgrades compare revs. The hooks and
 # their library are one release: the loader checks each part's rev against the hooks'.
 TEMPLATE_REVS = {
-    "hooks/pre_task.sh": 7,
-    "hooks/post_edit.sh": 7,
-    "hooks/on_compact.sh": 7,
-    **{f"hooks/lib/{name}": 7 for name in LIB},
+    "hooks/pre_task.sh": 8,
+    "hooks/post_edit.sh": 8,
+    "hooks/on_compact.sh": 8,
+    **{f"hooks/lib/{name}": 8 for name in LIB},
     "config.yaml": 2,
     "agent/gitignore": 1,
     "agent/gitattributes": 2,
@@ -87,11 +87,11 @@ def render(name: str, ctx: dict[str, Any], template_root: str | None = None, **e
 
 
 def lib_parts(ctx: dict[str, Any], template_root: str | None) -> list[str]:
-    """The library files this render makes: none for a past release's templates (they have
-    no hooks/lib/), lock.sh only where the portable lock may be needed."""
-    if template_root and not (Path(template_root) / "hooks" / "lib").is_dir():
-        return []
-    return [part for part in LIB if part != "lock.sh" or ctx["profile"]["lock"] != "flock"]
+    """The library files this render makes: those a past release's templates hold (none
+    before hooks/lib/ existed), lock.sh only where the portable lock may be needed."""
+    lib = (Path(template_root) if template_root else templates_dir()) / "hooks" / "lib"
+    return [part for part in LIB if (lib / f"{part}.j2").is_file()
+            and (part != "lock.sh" or ctx["profile"]["lock"] != "flock")]
 
 
 def plan(answers: dict[str, Any], template_root: str | None = None,

@@ -1,8 +1,9 @@
 """Upgrading across the hooks' layout changes: from rev 3 (each hook self-contained, kept in
 tests/fixtures/templates_v1), from rev 5 (each hook called ah_start, the exit handler lived in
-the loaded prelude: tests/fixtures/templates_v2) and from rev 6 (pre_task.sh carried the
-runtime, the awk program was data in on_compact.sh: tests/fixtures/templates_v3) to the
-current hooks (three entry points over .agent/hooks/lib/). The right verdict per file, every
+the loaded prelude: tests/fixtures/templates_v2), from rev 6 (pre_task.sh carried the
+runtime, the awk program was data in on_compact.sh: tests/fixtures/templates_v3) and from rev 7
+(the first library: no lib/statusline.sh; tests/fixtures/templates_v4) to the current hooks
+(three entry points over .agent/hooks/lib/). The right verdict per file, every
 hook working afterwards, a conflict holding the whole release back (the old hooks keep running
 together until it is resolved), and memory byte-identical."""
 from __future__ import annotations
@@ -19,6 +20,7 @@ from support.upgrade import assert_truthful, commit_all, resolve, tree, upgrade,
 V1 = FIXTURES / "templates_v1"
 V2 = FIXTURES / "templates_v2"
 V3 = FIXTURES / "templates_v3"
+V4 = FIXTURES / "templates_v4"
 HOOKS = {h: f".agent/hooks/{h}.sh" for h in ("pre_task", "post_edit", "on_compact")}
 START = json.dumps({"session_id": "up1", "hook_event_name": "SessionStart", "source": "startup"})
 PROMPT = json.dumps({"session_id": "up1", "hook_event_name": "UserPromptSubmit", "prompt": "hi"})
@@ -33,6 +35,7 @@ RELEASES = {
     "rev3": (V1, "AH_CFG_STOCK", ("pre_task",)),
     "rev5": (V2, 'ah_start "$@"', tuple(HOOKS)),
     "rev6": (V3, "AGENTHOOKS_AWK", tuple(HOOKS)),
+    "rev7": (V4, '  ah_load context.sh\n  ah_context "$pre"\n', tuple(HOOKS)),
 }
 
 
@@ -100,7 +103,7 @@ def upgrade_in_conflict(repo: Path, line: str, ours: str):  # type: ignore[no-un
     return path, v
 
 
-def test_pristine_hooks_update_to_the_new_layout(old: Path) -> None:
+def test_pristine_hooks_update_to_the_new_layout(old: Path, request: pytest.FixtureRequest) -> None:
     proc, v = run_truthful(old)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for hook, path in HOOKS.items():
@@ -110,9 +113,11 @@ def test_pristine_hooks_update_to_the_new_layout(old: Path) -> None:
         works(old, hook)
     text = (old / HOOKS["on_compact"]).read_text()
     assert "AH_AWK" not in text and "AGENTHOOKS_AWK" not in text and "AH_CFG_STOCK" not in text
+    had = request.node.callspec.params["old"] == "rev7"  # rev 7 had the library, but no statusline.sh
     for part in render.LIB:
         if part != "lock.sh":  # linux: flock
-            assert v[f".agent/hooks/lib/{part}"][0] == "create"
+            expected = "update" if had and part != "statusline.sh" else "create"
+            assert v[f".agent/hooks/lib/{part}"][0] == expected, (part, v[f".agent/hooks/lib/{part}"])
 
 
 def test_a_user_edit_is_merged_into_the_new_layout(old: Path) -> None:
@@ -135,6 +140,7 @@ CONFLICTING = {
     "rev5": ('ah_start "$@"\n', 'ah_start "$@"  # ours, do not upgrade\n'),
     "rev6": ('[ "$AH_HOOK" != on_compact ] || exit 0  # what follows is data, never run\n',
              '[ "$AH_HOOK" != on_compact ] || exit 0  # ours, do not upgrade\n'),
+    "rev7": ('  ah_load context.sh\n', '  ah_load context.sh  # ours, do not upgrade\n'),
 }
 
 
@@ -151,10 +157,15 @@ def test_a_conflicting_edit_holds_the_release_and_the_old_hooks_run_together(
         verdict, note = v[HOOKS[hook]]
         assert verdict == "keep" and "held at the installed release" in note, (hook, verdict, note)
         assert not new_layout(old, hook)
+    lib = old / ".agent/hooks/lib"
     for part in render.LIB:
         if f".agent/hooks/lib/{part}" in v:
-            assert v[f".agent/hooks/lib/{part}"][0] == "skip"
-    assert not (old / ".agent/hooks/lib").exists()
+            assert v[f".agent/hooks/lib/{part}"][0] in ("skip", "keep"), (part, v[f".agent/hooks/lib/{part}"])
+    if release == "rev7":  # the library stays at rev 7, and no part of rev 8 is made
+        assert not (lib / "statusline.sh").exists()
+        assert all("@7\n" in (p.read_text().splitlines(True)[1]) for p in lib.iterdir())
+    else:
+        assert not lib.exists()
     for hook in HOOKS:
         works(old, hook)
     # Resolved (the merge taken, its markers settled for the new side), the next install
