@@ -19,7 +19,7 @@ def yaml_module() -> ModuleType:
     return yaml
 
 
-CONFIG_VERSION = 3
+CONFIG_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -74,10 +74,10 @@ TUNABLES: tuple[Tunable, ...] = (
             "AH_FRESH", (0, 1000),
             comment_zh="同一会话被压缩这么多次后，重新注入的记忆块建议开启新会话（记忆会延续）；0 = 从不。"),
     Tunable("flush_at_percent", 75,
-            "on_compact and post_edit: once the context is this full (percent of the window), ask the\n"
+            "At a prompt, once the context is this full (percent of the window), on_compact asks the\n"
             "agent once to update memory/snapshot.md before the compaction (0 = never).",
             "AH_FLUSH", (0, 99),
-            comment_zh="on_compact 和 post_edit：上下文用到窗口的这个百分比时，在压缩前提醒代理一次更新\nmemory/snapshot.md（0 = 从不）。"),
+            comment_zh="提示词到来时，上下文用到窗口的这个百分比，on_compact 就在压缩前提醒代理一次更新\nmemory/snapshot.md（0 = 从不）。"),
     Tunable("context_window_tokens", 200000,
             "The context window in tokens, for flush_at_percent, when the host does not say it.",
             "AH_WINDOW", (1000, 100000000),
@@ -250,9 +250,12 @@ def _add_tunable(key: str) -> Callable[[str], str]:
     return step
 
 
-MIGRATIONS: dict[int, tuple[str, Callable[[str], str]]] = {
-    1: ("enabled", _v1_to_v2),
-    2: ("fresh_after_compactions", _add_tunable("fresh_after_compactions")),
+# From each version to the next: the keys it adds, each with its step (a key already there is kept).
+MIGRATIONS: dict[int, tuple[tuple[str, Callable[[str], str]], ...]] = {
+    1: (("enabled", _v1_to_v2),),
+    2: (("fresh_after_compactions", _add_tunable("fresh_after_compactions")),),
+    3: (("flush_at_percent", _add_tunable("flush_at_percent")),
+        ("context_window_tokens", _add_tunable("context_window_tokens"))),
 }
 
 
@@ -302,9 +305,9 @@ def migrate(text: str) -> tuple[str, int, int, list[str]]:
         return text, start, start, []
     added = []
     for version in range(start, CONFIG_VERSION):
-        key, step = MIGRATIONS[version]
-        new = step(text)
-        if new != text:
-            added.append(key)
-        text = new
+        for key, step in MIGRATIONS[version]:
+            new = step(text)
+            if new != text:
+                added.append(key)
+            text = new
     return _set_version(text, CONFIG_VERSION), start, CONFIG_VERSION, added

@@ -23,7 +23,7 @@ TEMPLATE_REVS = {
     "hooks/post_edit.sh": 8,
     "hooks/on_compact.sh": 8,
     **{f"hooks/lib/{name}": 8 for name in LIB},
-    "config.yaml": 2,
+    "config.yaml": 3,
     "agent/gitignore": 1,
     "agent/gitattributes": 2,
 }

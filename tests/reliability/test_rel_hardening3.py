@@ -24,6 +24,8 @@ END = "===== AGENT MEMORY END ====="
 START = {"session_id": "h1", "hook_event_name": "SessionStart", "source": "startup"}
 PROMPT = {"session_id": "h1", "hook_event_name": "UserPromptSubmit", "prompt": "go on"}
 PRECOMPACT = {"session_id": "h1", "hook_event_name": "PreCompact", "trigger": "auto"}
+EDIT = {"session_id": "h1", "hook_event_name": "PostToolUse", "tool_name": "Edit",
+        "tool_input": {"file_path": "src/a.py"}}
 RULES = ("- Indent with 4 spaces, never tabs", "- Every API returns {code, data, msg}")  # SAMPLE_TATTOO
 BASH = "/bin/bash"
 
@@ -220,6 +222,8 @@ def test_a_read_only_log_folder_is_not_a_busy_lock(tmp_path: Path, userland: str
     repo, env = repo_for(tmp_path, userland)
     assert run(repo, "on_compact", env, PROMPT).returncode == 0
     agent = repo / ".agent"
+    old = time.time() - 3600  # a snapshot an hour old: the next edit reminds, under the lock
+    os.utime(agent / "memory/snapshot.md", (old, old))
     if os.geteuid() == 0:
         logdir = agent / "log"
         saved = tmp_path / "log-saved"
@@ -241,6 +245,10 @@ def test_a_read_only_log_folder_is_not_a_busy_lock(tmp_path: Path, userland: str
             assert time.monotonic() - t0 < 2 and out.returncode == 0
             assert "lock busy" not in out.stderr, out.stderr
             assert len(out.stderr.splitlines()) <= 1 and ".agent/log is not writable" in out.stderr, out.stderr
+        out = run(repo, "post_edit", env, EDIT)
+        assert out.returncode == 0 and "was last updated" in out.stdout, out.stdout
+        assert "lock busy" not in out.stderr, out.stderr
+        assert ".agent/log is not writable" in out.stderr and "reminding without recording it" in out.stderr, out.stderr
     finally:
         undo()
 

@@ -327,6 +327,18 @@ def test_post_edit_is_silent_for_an_edit_of_the_snapshot(land):  # type: ignore[
     patch = {"session_id": "s1", "hook_event_name": "PostToolUse", "tool_name": "apply_patch",
              "tool_input": {"command": "*** Begin Patch\n*** Update File: .agent/memory/snapshot.md\n@@\n-a\n+b\n*** End Patch\n"}}
     assert run_hook(repo, "post_edit", patch, "claude-code", env=env).stdout == ""
+    # Windows hosts: backslashes in the path, in the patch text and in arguments sent as a JSON string.
+    win = str(repo / ".agent/memory/snapshot.md").replace("/", "\\")
+    assert edit(repo, env, path=win).stdout == ""
+    assert edit(repo, env, path=".agent\\memory\\snapshot.md").stdout == ""
+    patch["tool_input"]["command"] = "*** Begin Patch\n*** Update File: .agent\\memory\\snapshot.md\n*** End Patch\n"
+    assert run_hook(repo, "post_edit", patch, "claude-code", env=env).stdout == ""
+    args = {"session_id": "s1", "hook_event_name": "postToolUse", "toolName": "edit",
+            "toolArgs": json.dumps({"path": "C:\\repo\\.agent\\memory\\snapshot.md"})}
+    assert run_hook(repo, "post_edit", args, "claude-code", env=env).stdout == ""
+    # Another file under memory/, written the same ways, is an ordinary edit: the reminder comes.
+    args["toolArgs"] = json.dumps({"path": "C:\\repo\\.agent\\memory\\notes.md", "note": "snapshot.md"})
+    assert "last updated" in run_hook(repo, "post_edit", args, "claude-code", env=env).stdout
 
 
 def test_stale_minutes_come_from_config(land):  # type: ignore[no-untyped-def]
@@ -501,7 +513,7 @@ def test_a_reload_reads_as_the_same_task_continued(land):  # type: ignore[no-unt
 @pytest.mark.parametrize("hook,line", [
     ("on_compact", "  ah_state_read\n"),            # the quiet path, before the runtime is loaded
     ("post_edit", "  mark=$AH_STATE/$AH_SESSION.remind\n"),
-    ("pre_task", '  [ "$AH_MODE" != statusline ] || { ah_statusline; return 0; }\n'),
+    ("pre_task", '  [ "$AH_MODE" != statusline ] || { ah_load statusline.sh && ah_statusline; return 0; }\n'),
 ])
 def test_an_internal_error_exits_0_and_is_logged(tmp_path: Path, hook: str, line: str) -> None:
     """A command failing under set -e ends the run in the exit trap: status 0, nothing on
