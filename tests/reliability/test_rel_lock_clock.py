@@ -131,7 +131,7 @@ def test_busybox_flock_without_w_falls_back_to_the_portable_lock(tmp_path: Path)
     assert BEGIN in nxt.stdout, log(repo)
 
 
-@pytest.mark.parametrize("userland", [u for u in sorted(USERLANDS) if u != "windows"])  # no drive: see test_windows.py
+@pytest.mark.parametrize("userland", sorted(USERLANDS))
 def test_parallel_edits_with_a_stale_snapshot_remind_once(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     snap = repo / ".agent/memory/snapshot.md"

@@ -26,9 +26,6 @@ EDIT = {"session_id": "m1", "hook_event_name": "PostToolUse", "tool_input": {"fi
 COMPACT = {"session_id": "m1", "hook_event_name": "UserPromptSubmit",
            "prompt": "CONTEXT CHECKPOINT COMPACTION"}
 ALL = sorted(USERLANDS)
-# These run the hooks through a shell of their own, from a repo outside the simulated Windows
-# drive, which the Git Bash userland's bash cannot map (tests/runtime/test_windows.py covers it).
-ON_ANY_PATH = [u for u in ALL if u != "windows"]
 
 
 def repo_for(tmp_path: Path, userland: str, with_git: bool = False) -> tuple[Path, dict[str, str]]:
@@ -173,7 +170,7 @@ exec {real} "$@"
 """
 
 
-@pytest.mark.parametrize("userland", ON_ANY_PATH)
+@pytest.mark.parametrize("userland", ALL)
 def test_parallel_edits_on_a_loaded_machine_remind_once(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     snap = repo / ".agent/memory/snapshot.md"
@@ -204,7 +201,7 @@ def closed(repo: Path, env: dict[str, str], how: str, hook: str, stdin: object, 
 
 
 @pytest.mark.parametrize("how", ["closed", "pipe"])
-@pytest.mark.parametrize("userland", ON_ANY_PATH)
+@pytest.mark.parametrize("userland", ALL)
 def test_a_closed_stdout_leaves_stderr_quiet_and_the_block_file_fresh(tmp_path: Path, userland: str,
                                                                       how: str) -> None:
     repo, env = repo_for(tmp_path, userland)

@@ -8,9 +8,9 @@ Git Bash (windows): GNU tools, no flock, gawk when the machine has it (else mawk
 it: Git for Windows ships gawk), a `uname` that prints MINGW64_NT-10.0-19045, and a `bash`
 that starts the hooks the way the Windows registrations do. Its drive is simulated: C: is a
 folder named `C:` in the test's folder (windows_clone puts the repo at C:/Users/me/repo, cloned
-with core.autocrlf=true), and this bash starts in the folder that holds it, so that C:/a/b
-opens from every run as on Windows (the working directory a test chose is not kept: the hooks
-never read it). It hands bash the hook as C:/Users/me/repo/.agent/hooks/HOOK.sh, sets
+with core.autocrlf=true), and this bash starts a hook on that drive in the folder that holds it,
+so that C:/a/b opens from every run as on Windows (the working directory a test chose is not
+kept: the hooks never read it); a hook elsewhere runs where it was started, with POSIX paths. It hands bash the hook as C:/Users/me/repo/.agent/hooks/HOOK.sh, sets
 CLAUDE_PROJECT_DIR to C:\Users\me\repo, and rewrites each path under C: in the payload to
 C:\Users\me\... (backslashes, as the hosts send them). What this cannot show: MSYS's own path
 handling, a real NTFS, cmd.exe and PowerShell starting bash.exe, and Windows' process costs."""
@@ -153,11 +153,16 @@ def windows(path, sep):
     return "C:" + path[len(DRIVE):].replace("/", sep)
 
 args = sys.argv[1:]
+on_drive = False
 for i, arg in enumerate(args):
-    if arg.startswith(DRIVE + "/") and arg.endswith(".sh"):
-        args[i] = windows(arg, "/")
-        hooks = arg.rsplit("/.agent/hooks/", 1)[0]
-        if hooks != arg:
+    if arg.startswith("C:/") and arg.endswith(".sh"):  # a Windows path already
+        on_drive = True
+        break
+    full = os.path.abspath(arg)
+    if full.startswith(DRIVE + "/") and arg.endswith(".sh"):
+        args[i], on_drive = windows(full, "/"), True
+        hooks = full.rsplit("/.agent/hooks/", 1)[0]
+        if hooks != full:
             os.environ["CLAUDE_PROJECT_DIR"] = windows(hooks, "\\")
         break
 data = sys.stdin.buffer.read() if not sys.stdin.isatty() else b""
@@ -170,7 +175,8 @@ if os.fork() == 0:
     os._exit(0)
 os.close(w)
 os.dup2(r, 0)
-os.chdir(os.path.dirname(DRIVE))
+if on_drive:  # C:/... opens from the drive's folder; a hook elsewhere runs where it was started
+    os.chdir(os.path.dirname(DRIVE))
 os.execv(REAL, [REAL] + args)
 """
 
