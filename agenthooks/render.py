@@ -13,8 +13,8 @@ from agenthooks.templating import environment, templates_dir  # noqa: F401 - re-
 HOOKS = ("pre_task", "post_edit", "on_compact")
 # The hooks' library, .agent/hooks/lib/: sourced (the .sh) or run by awk -f (the .awk), never
 # run as commands. lock.sh only where a platform may lack a usable flock.
-LIB = ("prelude.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh", "state.sh", "statusline.sh",
-       "block.sh", "block.awk", "clean.awk", "archive.sh")
+LIB = ("prelude.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh", "state.sh", "block.sh",
+       "block.awk", "clean.awk", "archive.sh")
 
 # Bump a template's rev only when its output changes; upgrades compare revs. The hooks and
 # their library are one release: the loader checks each part's rev against the hooks'.

@@ -27,8 +27,8 @@ LAYOUT = {
     ".agent/memory/snapshot.md", ".agent/memory/tattoo.md",
     # The hooks' library (no lib/lock.sh: this machine's flock is util-linux's).
     *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "say.sh", "cache.sh", "runtime.sh",
-                                              "context.sh", "state.sh", "statusline.sh", "block.sh",
-                                              "block.awk", "clean.awk", "archive.sh")),
+                                              "context.sh", "state.sh", "block.sh", "block.awk", "clean.awk",
+                                              "archive.sh")),
 }
 
 

@@ -2,7 +2,7 @@
 tests/fixtures/templates_v1), from rev 5 (each hook called ah_start, the exit handler lived in
 the loaded prelude: tests/fixtures/templates_v2), from rev 6 (pre_task.sh carried the
 runtime, the awk program was data in on_compact.sh: tests/fixtures/templates_v3) and from rev 7
-(the first library: no lib/statusline.sh; tests/fixtures/templates_v4) to the current hooks
+(the first library: tests/fixtures/templates_v4) to the current hooks
 (three entry points over .agent/hooks/lib/). The right verdict per file, every
 hook working afterwards, a conflict holding the whole release back (the old hooks keep running
 together until it is resolved), and memory byte-identical."""
@@ -113,10 +113,10 @@ def test_pristine_hooks_update_to_the_new_layout(old: Path, request: pytest.Fixt
         works(old, hook)
     text = (old / HOOKS["on_compact"]).read_text()
     assert "AH_AWK" not in text and "AGENTHOOKS_AWK" not in text and "AH_CFG_STOCK" not in text
-    had = request.node.callspec.params["old"] == "rev7"  # rev 7 had the library, but no statusline.sh
+    had = request.node.callspec.params["old"] == "rev7"  # rev 7 had the library
     for part in render.LIB:
         if part != "lock.sh":  # linux: flock
-            expected = "update" if had and part != "statusline.sh" else "create"
+            expected = "update" if had else "create"
             assert v[f".agent/hooks/lib/{part}"][0] == expected, (part, v[f".agent/hooks/lib/{part}"])
 
 
@@ -161,8 +161,7 @@ def test_a_conflicting_edit_holds_the_release_and_the_old_hooks_run_together(
     for part in render.LIB:
         if f".agent/hooks/lib/{part}" in v:
             assert v[f".agent/hooks/lib/{part}"][0] in ("skip", "keep"), (part, v[f".agent/hooks/lib/{part}"])
-    if release == "rev7":  # the library stays at rev 7, and no part of rev 8 is made
-        assert not (lib / "statusline.sh").exists()
+    if release == "rev7":  # the library stays at rev 7 with the hooks
         assert all("@7\n" in (p.read_text().splitlines(True)[1]) for p in lib.iterdir())
     else:
         assert not lib.exists()
