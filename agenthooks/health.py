@@ -241,8 +241,9 @@ def session_window(agent: Path, sid: str) -> int:
             return int(words[0])
     except (OSError, UnicodeDecodeError):
         pass
-    value = config.read(agent / "config.yaml").get("context_window_tokens", 200000)
-    return value if isinstance(value, int) and value > 0 else 200000
+    default = config.DEFAULTS["context_window_tokens"]
+    value = config.read(agent / "config.yaml").get("context_window_tokens", default)
+    return value if isinstance(value, int) and value > 0 else int(default)
 
 
 def sparkline(lengths: list[int], marks: list[int], window: int, *, ascii_only: bool = False) -> str:

@@ -16,15 +16,14 @@ a value shaped like a Windows path (a drive letter and a backslash, or a UNC \\s
 Linux or macOS project folder never is, so sh never meets that bash-only expansion."""
 from __future__ import annotations
 
-import re
-from typing import Iterable
 import dataclasses
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
-from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts  # noqa: F401
+from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts
 from agenthooks.frameworks import _jsonhooks, _jsontext
 from agenthooks.frameworks._start import BASH
 

@@ -23,12 +23,11 @@ re-trust the hooks for a field they never run."""
 from __future__ import annotations
 
 import json
-from typing import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from agenthooks.files import PlannedFile
-from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts  # noqa: F401
+from agenthooks.frameworks._transcript import Event, Transcript, home, text_parts
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._start import encoded_powershell, walk_up_ps
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from agenthooks.files import PlannedFile
-from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts  # noqa: F401
+from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._start import BASH
 
