@@ -35,6 +35,43 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     return home
 
 
+# The userlands the runtime tests run on: GNU alone by default (a few minutes on 2 cores);
+# every userland (GNU, BusyBox, macOS-like with bash 3.2, Git Bash) in CI, under make stress,
+# or with AGENTHOOKS_USERLANDS=all (or a comma list: gnu,macos).
+USERLAND_PARAMS = ("userland", "land")
+
+
+def selected_userlands() -> set[str] | None:
+    from support.helpers import in_ci
+
+    chosen = os.environ.get("AGENTHOOKS_USERLANDS", "")
+    if chosen == "all" or (not chosen and (in_ci() or os.environ.get("AGENTHOOKS_STRESS", "") not in ("", "0"))):
+        return None
+    return set((chosen or "gnu").split(","))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    chosen = selected_userlands()
+    if chosen is None:
+        return
+    keep, drop = [], []
+    for item in items:
+        params = getattr(item, "callspec", None)
+        lands = {v for k, v in (params.params.items() if params else ()) if k in USERLAND_PARAMS}
+        (drop if lands - chosen else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    chosen = selected_userlands()
+    if chosen is None:
+        return "userlands: all (gnu, busybox, macos with bash 3.2, windows)"
+    return (f"userlands: {', '.join(sorted(chosen))} (AGENTHOOKS_USERLANDS=all, make stress "
+            "and CI run every one)")
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line, not one per test, when the end-to-end tests skipped for want of the CLIs."""
     skipped = [r for r in terminalreporter.stats.get("skipped", [])
