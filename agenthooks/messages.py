@@ -56,6 +56,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "block_failed": "agenthooks: the memory block could not be built this time; read .agent/memory/tattoo.md and snapshot.md yourself.",
         "memory_gone": "agenthooks: .agent/memory/ is missing right now (renamed, or a git checkout under way); project memory was not loaded: read .agent/memory/ once it is back ('agenthooks install' restores it).",
         "memory_missing": "agenthooks: .agent/memory/ has no %s: not loaded ('agenthooks install' restores it).",
+        "memory_outside": "agenthooks: not loaded: .agent/memory/ %s, a symbolic link out of this repository (the hooks read nothing outside it).",
         "fresh": "This session was compacted %dx: start a fresh session when you can; memory carries over (.agent/memory/).",
     },
     "zh": {
@@ -95,6 +96,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "block_failed": "agenthooks：本次无法生成记忆块；请自行阅读 .agent/memory/tattoo.md 和 snapshot.md。",
         "memory_gone": "agenthooks：.agent/memory/ 暂时不存在（被重命名，或 git checkout 进行中）；未加载项目记忆：恢复后请自行阅读 .agent/memory/（'agenthooks install' 可恢复）。",
         "memory_missing": "agenthooks：.agent/memory/ 缺少 %s：未加载（'agenthooks install' 可恢复）。",
+        "memory_outside": "agenthooks：未加载 .agent/memory/ %s：它是指向本仓库之外的符号链接（钩子不读取仓库以外的内容）。",
         "fresh": "本会话已被压缩 %d 次：方便时请开启新会话；记忆会延续（.agent/memory/）。",
     },
 }

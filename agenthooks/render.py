@@ -12,17 +12,17 @@ from agenthooks.templating import environment, templates_dir  # noqa: F401 - re-
 
 HOOKS = ("pre_task", "post_edit", "on_compact")
 # The hooks' library, .agent/hooks/lib/: sourced (the .sh) or run by awk -f (the .awk), never
-# run as commands. lock.sh only where a platform may lack a usable flock.
-LIB = ("prelude.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh", "state.sh", "block.sh",
-       "block.awk", "clean.awk", "archive.sh")
+# run as commands. Every render has every part: lock.sh is the lock where flock is missing or fails.
+LIB = ("prelude.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh", "state.sh",
+       "block.sh", "memory.awk", "block.awk", "clean.awk", "archive.sh")
 
 # Bump a template's rev only when its output changes; upgrades compare revs. The hooks and
 # their library are one release: the loader checks each part's rev against the hooks'.
 TEMPLATE_REVS = {
-    "hooks/pre_task.sh": 8,
-    "hooks/post_edit.sh": 8,
-    "hooks/on_compact.sh": 8,
-    **{f"hooks/lib/{name}": 8 for name in LIB},
+    "hooks/pre_task.sh": 9,
+    "hooks/post_edit.sh": 9,
+    "hooks/on_compact.sh": 9,
+    **{f"hooks/lib/{name}": 9 for name in LIB},
     "config.yaml": 3,
     "agent/gitignore": 1,
     "agent/gitattributes": 2,
@@ -73,6 +73,7 @@ def context(answers: dict[str, Any], template_root: str | None = None,
         "slots": frameworks.hook_slots(selected),
         "tail_search": frameworks.transcript_search(selected),
         "formats": statefiles.formats(lib_rev),
+        "effects": statefiles.effects_header,
         "secret_pieces": redact.awk_source(),
         "config_default_words": [f"{t.var}={shlex.quote(config.bash_value(t))}" for t in config.TUNABLES],
         # The rev of the tree rendered: its config.values tag and its loader's release check.
@@ -88,10 +89,22 @@ def render(name: str, ctx: dict[str, Any], template_root: str | None = None, **e
 
 def lib_parts(ctx: dict[str, Any], template_root: str | None) -> list[str]:
     """The library files this render makes: those a past release's templates hold (none
-    before hooks/lib/ existed), lock.sh only where the portable lock may be needed."""
+    before hooks/lib/ existed; before release 9, lock.sh only where the portable lock might
+    be needed)."""
     lib = (Path(template_root) if template_root else templates_dir()) / "hooks" / "lib"
+    old = (revs_of(template_root) or {}).get("hooks/pre_task.sh", 9) < 9
     return [part for part in LIB if (lib / f"{part}.j2").is_file()
-            and (part != "lock.sh" or ctx["profile"]["lock"] != "flock")]
+            and (part != "lock.sh" or not old or ctx["profile"]["lock"] != "flock")]
+
+
+def revs_of(template_root: str | None) -> dict[str, int] | None:
+    """A past release's template revs (its revs.json), or None for ours."""
+    if not template_root:
+        return None
+    import json
+
+    path = Path(template_root) / "revs.json"
+    return json.loads(path.read_text()) if path.is_file() else None
 
 
 def plan(answers: dict[str, Any], template_root: str | None = None,

@@ -5,6 +5,7 @@ after a warm-up, so that the load other work puts on the machine falls on all si
 only the ratios mean anything. Times are wall clock per invocation, spawn to exit, in ms.
 
 Usage: python bench/run.py [--runs N] [--warmup N] [--agents N] [--loops N] [--keep]
+                           [--only SECTIONS] [--instructions-only]
 Writes bench/results.json beside this file.
 """
 from __future__ import annotations
@@ -42,6 +43,8 @@ def main() -> int:
     ap.add_argument("--loops", type=int, default=20, help="prompts per agent in the contention run")
     ap.add_argument("--only", default="123456", help="sections to run, e.g. 13")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    ap.add_argument("--instructions-only", action="store_true",
+                    help="section 6: the callgrind counts alone, no timed runs")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:

@@ -1,34 +1,35 @@
-"""`make bench` section 6: this release's hooks against rev 6's, the release before the hooks'
-library (tests/fixtures/templates_v3), side by side in one run, each as a ratio to `bash -c :`
-and to the other, so that a change of layout cannot slow the hot paths unseen."""
+"""`make bench` section 6: this release's hooks against c583b18's (hooks rev 6, the last
+release before the hooks' library; its render for linux and Claude Code is kept in
+bench/c583b18/), side by side: instructions per run (callgrind, deterministic), then wall
+time as ratios to `bash -c :` and to the other from one interleaved run."""
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
-from harness import AGENTHOOKS, BASH, FRAMEWORK, ROOT, Table, Variant, interleave, ratio_row, stats
+import callgrind
+from harness import BASH, BENCH, FRAMEWORK, Table, Variant, interleave, ratio_row, stats
 from lab import Lab, capture, git_init, state_setter, write_corpus
 
-LAST = ROOT / "tests" / "fixtures" / "templates_v3"  # hooks rev 6
-# The readable layout's price against rev 6, the release before the hooks' library: 0.5 to
-# 1.2 ms a run, 1.13x to 1.27x (docs/performance.md says where it goes). The limit keeps it
-# there: a change that slows a hot path further fails this section.
+PAST = BENCH / "c583b18"  # .agent/hooks/ and config.yaml as c583b18 rendered them
+# The wall-clock limit: a change that slows a hot path past it fails this section. The
+# instruction counts are held to c583b18's own (at or below).
 LIMIT = 1.30
+PATHS = ("pre_task", "post_edit", "on_compact quiet", "on_compact quiet, transcript",
+         "pre_task --statusline")
 
 
-def release_repo(lab: Lab, name: str) -> Path:
-    """A repo installed with rev 6's templates and the same corpus."""
+def past_repo(lab: Lab, name: str) -> Path:
+    """A repo holding c583b18's hooks and config.yaml, with the same corpus."""
     repo = lab.tmp / name
     git_init(repo)
-    env = {**os.environ, "AGENTHOOKS_TEMPLATES": str(LAST)}
-    proc = subprocess.run([str(AGENTHOOKS), "install", "--yes", "-f", FRAMEWORK, "-p", "linux", str(repo)],
-                          capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        raise SystemExit(f"bench: install of rev 6 failed:\n{proc.stdout}{proc.stderr}")
+    shutil.copytree(PAST / "hooks", repo / ".agent" / "hooks")
+    shutil.copy(PAST / "config.yaml", repo / ".agent" / "config.yaml")
+    (repo / ".agent" / "log").mkdir()
     write_corpus(repo, 1)
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
     return repo
 
 
@@ -44,6 +45,7 @@ def figures(lab: Lab, repo: Path, tag: str) -> dict[str, Variant]:
     env_len = {"AGENT_CONTEXT_LEN": str(lab.ctx_len)}
     line = Variant([BASH, str(repo / ".agent/hooks/pre_task.sh"), FRAMEWORK, "--statusline"],
                    start, str(repo), {**lab.env, "CLAUDECODE": "1"})
+    capture(line)  # the first status line records the snapshot's time
     return {
         f"pre_task {tag}": lab.hook(repo, "pre_task", start),
         f"post_edit {tag}": lab.hook(repo, "post_edit", edit),
@@ -55,17 +57,28 @@ def figures(lab: Lab, repo: Path, tag: str) -> dict[str, Variant]:
 
 
 def bench_release(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -> None:
-    sec = "6. this release against rev 6 (wall ms per run, median [min..max])"
     new = lab.repo("r6-new")
-    old = release_repo(lab, "r6-old")
+    old = past_repo(lab, "r6-old")
     variants = {"bash -c :": Variant([BASH, "-c", ":"], "/dev/null", str(new), lab.env),
-                **figures(lab, new, "now"), **figures(lab, old, "last")}
+                **figures(lab, new, "now"), **figures(lab, old, "c583b18")}
+    sec = "6. this release against c583b18 (instructions per run, callgrind)"
+    if callgrind.available():
+        counts = {k: callgrind.instructions(v) for k, v in variants.items()}
+        details["release_instructions"] = counts
+        t.add(sec, "bash -c :", f"{counts['bash -c :'] / 1e6:.2f} M", "", None)
+        for name in PATHS:
+            now, past = counts[f"{name} now"], counts[f"{name} c583b18"]
+            t.add(sec, name, f"{now / 1e6:.2f} M (c583b18 {past / 1e6:.2f} M, {now / past:.2f}x)",
+                  "<= c583b18", now <= past, now=now, past=past)
+    else:
+        t.add(sec, "valgrind", "not installed (apt-get install valgrind)", "", False)
+    if args.instructions_only:
+        return
     s = {k: stats(v) for k, v in interleave(variants, args.warmup, args.runs).items()}
     details["release"] = s
-    sec = "6. this release against rev 6 (ratios of medians, same run)"
-    for name in ("pre_task", "post_edit", "on_compact quiet", "on_compact quiet, transcript",
-                 "pre_task --statusline"):
-        now, last, floor = s[f"{name} now"], s[f"{name} last"], s["bash -c :"]
+    sec = "6. this release against c583b18 (wall: ratios of medians, same run)"
+    for name in PATHS:
+        now, past, floor = s[f"{name} now"], s[f"{name} c583b18"], s["bash -c :"]
         t.add(sec, f"{name} / bash -c :", f"now {now['median_ms'] / floor['median_ms']:.2f}x, "
-              f"rev 6 {last['median_ms'] / floor['median_ms']:.2f}x", "", None)
-        ratio_row(t, sec, f"{name}: now / rev 6", now, last, LIMIT, "rev 6")
+              f"c583b18 {past['median_ms'] / floor['median_ms']:.2f}x", "", None)
+        ratio_row(t, sec, f"{name}: now / c583b18", now, past, LIMIT, "c583b18")

@@ -121,7 +121,9 @@ def test_the_declarations_render_the_bash_side() -> None:
     """A field added to a declaration reaches the bash writer and reader: both come from it."""
     text = "\n".join(pf.text for pf in render.plan({"platforms": ["linux"], "frameworks": ["claude-code"],
                                                    "lang": "en", "budget_tokens": 500}))
-    assert f"printf {statefiles.STATE.printf}" in text
-    assert "read -r tag " + statefiles.STATE.names("s_") in text
-    assert f"printf {statefiles.REMIND.printf}" in text and f"printf {statefiles.LAST.printf}" in text
-    assert f"printf {statefiles.BLOCK.printf}" in text and f"printf {statefiles.LOG.printf}" in text
+    def writes(fmt: statefiles.Format | statefiles.LogFormat) -> bool:
+        return re.search(r"printf -v \w+ " + re.escape(fmt.printf), text) is not None
+
+    assert writes(statefiles.STATE) and "read -r _tag " + statefiles.STATE.names("_") in text
+    assert writes(statefiles.REMIND) and writes(statefiles.LAST) and writes(statefiles.WINDOW)
+    assert writes(statefiles.BLOCK) and writes(statefiles.LOG)

@@ -32,7 +32,7 @@ def test_debug_traces_into_the_log_and_nothing_else(tmp_path: Path, hook: str, p
         trace = repo / ".agent/log/trace.log"
         if debug:
             text = trace.read_text()
-            assert f"# {hook} " in text and f"+ {hook}.sh:" in text and "ah_start" in text, text[:500]
+            assert f"# {hook} " in text and f"+ {hook}.sh:" in text and "ah_load" in text, text[:500]
             assert "lib/prelude.sh" in text or "prelude.sh:" in text
         else:
             assert not trace.exists()
