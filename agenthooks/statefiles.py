@@ -129,85 +129,82 @@ def formats(release: int) -> dict[str, Format | LogFormat]:
             "stats": STATS, "remind": REMIND, "count": COUNT, "window": WINDOW, "log": LOG}
 
 
-# --- What each hook does to the disk and the machine, for its effects header and its tests ---
+# --- What each hook does to the disk and the machine: its effects header, and the tests ---
 @dataclass(frozen=True)
 class Effect:
-    verb: str    # reads, appends, writes, removes, makes (a folder), spawns (a program)
-    what: str    # a path under .agent/ (SESSION: the session's name), or a program
-    when: str    # the runs that do it
+    verb: str                # reads, appends, writes (renames: the target), removes, makes, spawns
+    paths: tuple[str, ...]   # under .agent/ (SESSION: the session's name, N and PID: numbers);
+                             # for spawns: the programs
+    when: str                # the runs that do it
 
 
-# Paths under .agent/. Every write goes through lib/io.sh; every temp file is renamed over its
-# target or removed before the run ends.
+def _e(verb: str, paths: str, when: str) -> Effect:
+    return Effect(verb, tuple(paths.split()), when)
+
+
 _STATE = "log/state/SESSION.state"
-_LOG = "log/memory.log"
-_BUILD = (  # building and publishing the block (pre_task, on_compact's reload)
-    Effect("reads", "memory/tattoo.md memory/snapshot.md memory/notes.md "
-           "~/.agent/memory/tattoo.md", "a build"),
-    Effect("writes", "injected_context.txt (by rename from .injected_context.txt.PID.N) "
-           "log/state/block.stats log/state/last.block log/state/SESSION.built", "a build"),
-    Effect("writes", "log/state/mtime.N (file times: touch -r)", "a build, a memory file changed"),
-    Effect("removes", ".injected_context.txt.PID.N of hooks that ended", "a build"),
-    Effect("removes", "log/state/*.state *.remind *.built *.count *.window idle 30 days",
-           "a build, past 800 files"),
-    Effect("writes", "log/memory.log.1 (by rename of memory.log)", "a build, past log_max_kb"),
-)
-_LOCK = (
-    Effect("writes", "log/.lock (flock), or log/.lock.pid and log/.lock.pid.break "
-           "(the portable lock, removed after)", "a write of shared state"),
-)
+# Every run: the tunables, the log (a run with something to say), the trace (AGENTHOOKS_DEBUG=1).
 _EVERY = (
-    Effect("reads", "config.yaml log/state/config.values", "every run"),
-    Effect("writes", "log/state/config.values", "config.yaml changed"),
-    Effect("appends", _LOG, "a run with something to say"),
-    Effect("appends", "log/trace.log", "AGENTHOOKS_DEBUG=1"),
+    _e("reads", "config.yaml log/state/config.values", "every run"),
+    _e("writes", "log/state/config.values", "config.yaml changed"),
+    _e("appends", "log/memory.log log/trace.log", "something to log; AGENTHOOKS_DEBUG=1"),
+)
+# Building and publishing the block (pre_task; on_compact's reload), and the lock of shared state.
+_BUILD = (
+    _e("reads", "memory/tattoo.md memory/snapshot.md memory/notes.md ~/.agent/memory/tattoo.md",
+       "a build"),
+    _e("writes", "injected_context.txt .injected_context.txt.PID.N log/state/block.stats "
+       "log/state/last.block log/state/SESSION.built log/state/mtime.N log/memory.log.1", "a build"),
+    _e("removes", ".injected_context.txt.PID.N log/state/SESSION.state log/state/SESSION.remind "
+       "log/state/SESSION.built log/state/SESSION.count log/state/SESSION.window",
+       "a build: temp files of ended hooks; past 800 files, sessions idle 30 days"),
+    _e("writes", "log/.lock log/.lock.pid log/.lock.pid.break", "a write of shared state"),
+    _e("removes", "log/.lock.pid log/.lock.pid.break", "the portable lock released"),
 )
 EFFECTS: dict[str, tuple[Effect, ...]] = {
     "pre_task": _EVERY + (
-        Effect("reads", "injected_context.txt log/state/block.stats log/state/mtime.N", "every run"),
-        Effect("makes", "log/state/", "a session start"),
-        *_BUILD, *_LOCK,
-        Effect("appends", _STATE, "a session start after a compaction"),
-        Effect("writes", "log/state/SESSION.count", "a session start after a compaction"),
-        Effect("reads", "log/state/last.block log/state/SESSION.count", "--statusline"),
-        Effect("writes", "log/state/snapshot.mtime log/state/SESSION.window", "--statusline"),
-        Effect("writes", "memory/archive/snapshot_TIME.md memory/snapshot.md (by rename from "
-               "memory/.snapshot.md.PID.tmp)", "--archive"),
-        Effect("spawns", "touch awk mv (a build); head tail tr (a file over 256 KB); readlink "
-               "(a linked memory file); flock; stat (--statusline, the snapshot changed); awk "
-               "(--archive)", "as said"),
+        _e("reads", "injected_context.txt log/state/block.stats log/state/mtime.N", "every run"),
+        _e("makes", "log/state", "a session start"),
+        *_BUILD,
+        _e("appends", _STATE + " " + _STATE + ".PID.tmp", "a start after a compaction"),
+        _e("writes", "log/state/SESSION.count", "a start after a compaction"),
+        _e("writes", "log/state/snapshot.mtime log/state/SESSION.window", "--statusline"),
+        _e("writes", "memory/archive/snapshot_TIME.md memory/.snapshot.md.PID.tmp memory/snapshot.md",
+           "--archive"),
+        _e("makes", "memory/archive", "--archive"),
+        _e("spawns", "touch awk mv mkdir flock head tail tr readlink stat", "a build; --statusline"),
     ),
     "post_edit": _EVERY + (
-        Effect("reads", "log/state/SESSION.remind", "every run"),
-        Effect("writes", "log/state/SESSION.remind", "once a minute, and a reminder"),
-        Effect("makes", "log/state/", "a reminder"),
-        *_LOCK,
-        Effect("spawns", "stat (the snapshot changed); flock (a reminder)", "as said"),
+        _e("reads", "log/state/SESSION.remind", "every run"),
+        _e("writes", "log/state/SESSION.remind", "once a minute, a reminder"),
+        _e("makes", "log/state", "a reminder"),
+        _e("writes", "log/.lock log/.lock.pid log/.lock.pid.break", "a reminder"),
+        _e("removes", "log/state/SESSION.remind log/.lock.pid log/.lock.pid.break", "a reminder"),
+        _e("spawns", "stat mkdir flock", "the snapshot changed; a reminder"),
     ),
     "on_compact": _EVERY + (
-        Effect("reads", _STATE + " log/state/SESSION.window", "every prompt"),
-        Effect("reads", "the host's transcript (its last 4 KB, or 64 KB)", "every prompt"),
-        Effect("appends", _STATE, "every prompt (rewritten by rename past 64 lines)"),
-        Effect("makes", "log/state/", "a reload"),
-        Effect("writes", "log/state/SESSION.count", "a reload after a compaction"),
-        *_BUILD, *_LOCK,
-        Effect("spawns", "tail (a transcript); touch awk mv flock (a reload); head tail tr "
-               "readlink (as pre_task)", "as said"),
+        _e("reads", _STATE + " log/state/SESSION.window", "every prompt"),
+        _e("appends", _STATE, "every prompt"),
+        _e("writes", _STATE + " " + _STATE + ".PID.tmp", "past 64 lines (by rename)"),
+        _e("makes", "log/state", "a reload"),
+        _e("writes", "log/state/SESSION.count", "a reload"),
+        *_BUILD,
+        _e("spawns", "tail touch awk mv mkdir flock head tr readlink stat", "a transcript; a reload"),
     ),
 }
 
 
 def effects_header(hook: str, width: int = 100) -> str:
-    """The effects of HOOK as the comment block its entry point starts with."""
-    lines = ["# Effects (declared in agenthooks/statefiles.py; every change on disk goes through "
-             "lib/io.sh),", "# paths under .agent/:"]
+    """The effects of HOOK as the comment its entry point starts with: one line a verb and a
+    case, paths under .agent/."""
+    lines = ["# Effects, under .agent/ (declared in agenthooks/statefiles.py; every change on "
+             "disk goes", "# through lib/io.sh):"]
     for e in EFFECTS[hook]:
-        words = f"{e.verb:8} {e.what} ({e.when})".split(" ")
-        line = "#   "
-        for word in words:
-            if len(line) + len(word) + 1 > width and line.strip() != "#":
+        line = f"#   {e.verb:8} "
+        for word in [*e.paths, f"({e.when})"]:
+            if len(line) + len(word) + 1 > width and not line.endswith("  "):
                 lines.append(line.rstrip())
-                line = "#            "
+                line = "#" + " " * 12
             line += word + " "
         lines.append(line.rstrip())
     return "\n".join(lines)
