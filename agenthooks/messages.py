@@ -22,6 +22,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         # Tried and failed past its latest few lines: no budget cut, the section's own limit.
         "failed_cut": "[... %d older entries left out: read .agent/memory/snapshot.md]",
         "tattoo_cut": "[agenthooks WARNING: %d of %d rules are left out, over the budget or the host's 10,000-character cap: READ .agent/memory/tattoo.md NOW, and shorten it]",
+        "tattoo_cut_short": "[agenthooks WARNING: %d of %d rules left out for the budget: READ .agent/memory/tattoo.md]",
         "tattoo_over": "[agenthooks warning: the rules alone are over the token budget; shorten .agent/memory/tattoo.md]",
         "redacted": "[redacted by agenthooks: a line of %s looks like a secret]",
         "mem_cut": "[agenthooks: over %d KB or binary, read in part only: %s; read and shorten it]",
@@ -72,6 +73,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "snapshot_cut": "[……为控制预算省略了 %d 行：请读 .agent/memory/snapshot.md]",
         "failed_cut": "[……省略了较早的 %d 条：请读 .agent/memory/snapshot.md]",
         "tattoo_cut": "[agenthooks 警告：%d 条约束（共 %d 条）因超出预算或宿主 10,000 字符上限而省略：请立即阅读 .agent/memory/tattoo.md，并精简它]",
+        "tattoo_cut_short": "[agenthooks 警告：%d 条约束（共 %d 条）因预算省略：请阅读 .agent/memory/tattoo.md]",
         "tattoo_over": "[agenthooks 警告：仅硬约束就已超出 token 预算；请精简 .agent/memory/tattoo.md]",
         "redacted": "[agenthooks 已隐去：%s 中的一行疑似密钥]",
         "mem_cut": "[agenthooks：超过 %d KB 或含二进制内容，只读取了一部分：%s；请阅读并精简它]",

@@ -1,4 +1,5 @@
-"""Reading .agent/memory/ the way the hooks' awk does: same skips, same sections.
+"""Reading .agent/memory/ the way the hooks' awk does (their lib/memory.awk): same skips, same
+sections; tests/memory/test_memory_grammar.py runs one table of inputs through both.
 
 Also the repo lookup and the hooks' token estimate (the one on the Python side); the
 config reader is config.read."""
@@ -201,7 +202,8 @@ def sections(mf: MemFile) -> list[Section]:
 
 
 def notes(mf: MemFile) -> list[Line]:
-    return [ln for ln, ok in content_lines(mf.raw) if ok and not ln.text.startswith("#")]
+    """Notes: content lines that do not start with "#" (after blanks), as the hooks pick them."""
+    return [ln for ln, ok in content_lines(mf.raw) if ok and not re.match(r"^[ \t]*#", ln.text)]
 
 
 @dataclass

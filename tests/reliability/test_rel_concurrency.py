@@ -30,7 +30,7 @@ VERSIONS = [
 MUST_LOG = {"pre_task": 1, "post_edit": 1, "on_compact": 2}
 
 
-@pytest.mark.parametrize("lock", ["flock", "portable"])
+@pytest.mark.parametrize("lock", ["flock", "portable", "flock-fails"])
 def test_parallel_hooks_with_an_editor(lock: str, tmp_path: Path,
                                        tmp_path_factory: pytest.TempPathFactory) -> None:
     from support.reliability import LOCK_PLATFORMS

@@ -47,7 +47,7 @@ def check_state_versions(before: dict[str, bytes], after: dict[str, bytes]) -> N
             or len(lines) == 1, (name, old, data)
 
 
-@pytest.mark.parametrize("lock", ["flock", "portable"])
+@pytest.mark.parametrize("lock", ["flock", "portable", "flock-fails"])
 def test_kill_9_at_random_moments(lock: str, tmp_path: Path,
                                   tmp_path_factory: pytest.TempPathFactory) -> None:
     template = installed(tmp_path_factory, "--platform", LOCK_PLATFORMS[lock],

@@ -165,7 +165,9 @@ def wait_gone(path: Path, seconds: float) -> None:
         time.sleep(0.05)
 
 
-LOCK_PLATFORMS = {"flock": "linux", "portable": "macos"}
+# flock-fails: a linux render (flock first) on a PATH whose flock fails at once, not for a
+# holder (a broken or foreign flock): the writes still wait for the portable lock.
+LOCK_PLATFORMS = {"flock": "linux", "portable": "macos", "flock-fails": "linux"}
 NEEDED_TOOLS = ("awk", "mv", "rm", "mkdir", "tail", "find", "date", "sleep", "cat")
 
 
@@ -187,8 +189,25 @@ def no_flock_path(dest: Path) -> str:
     return str(dest)
 
 
+def failing_flock_path(dest: Path) -> str:
+    """A GNU PATH whose flock exits 1 at once, whatever it is asked."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for tool in (*NEEDED_TOOLS, "stat", "touch", "head", "tr", "readlink"):
+        found = shutil.which(tool)
+        if found and not (dest / tool).exists():
+            (dest / tool).symlink_to(found)
+    shim = dest / "flock"
+    shim.write_text("#!/bin/sh\necho 'flock: failed' >&2\nexit 1\n")
+    shim.chmod(0o755)
+    return str(dest)
+
+
 def lock_env(lock: str, tmp: Path) -> dict[str, str]:
-    return {"PATH": no_flock_path(tmp / "macos-bin")} if lock == "portable" else {}
+    if lock == "portable":
+        return {"PATH": no_flock_path(tmp / "macos-bin")}
+    if lock == "flock-fails":
+        return {"PATH": failing_flock_path(tmp / "failing-flock-bin")}
+    return {}
 
 
 def replace_atomic(path: Path, data: bytes, mtime: float | None = None) -> None:

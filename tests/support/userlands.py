@@ -25,7 +25,8 @@ from pathlib import Path
 from support.helpers import require
 
 # What the hooks may call, besides bash builtins.
-TOOLS = ("awk", "mv", "rm", "find", "tail", "head", "tr", "touch", "mkdir", "stat", "date", "sleep", "cat", "flock")
+TOOLS = ("awk", "mv", "rm", "find", "tail", "head", "tr", "touch", "mkdir", "stat", "date", "sleep", "cat", "flock",
+         "readlink")
 
 STAT_SHIM = r"""#!/bin/bash -p
 # BSD stat: -f FORMAT (%m mtime, %z size); GNU -c is an illegal option, as on macOS.
@@ -139,7 +140,7 @@ def macos_path(base: Path) -> str:
         for name, text in (("stat", STAT_SHIM), ("date", DATE_SHIM), ("sed", SED_SHIM)):
             (bindir / name).write_text(text)
             (bindir / name).chmod(0o755)
-        for tool in ("mv", "rm", "find", "tail", "head", "tr", "mkdir", "sleep", "cat", "touch", "ln"):
+        for tool in ("mv", "rm", "find", "tail", "head", "tr", "mkdir", "sleep", "cat", "touch", "ln", "readlink"):
             (bindir / tool).symlink_to(shutil.which(tool) or f"/bin/{tool}")
     return str(bindir)
 
