@@ -2,7 +2,8 @@
 tests/fixtures/templates_v1), from rev 5 (each hook called ah_start, the exit handler lived in
 the loaded prelude: tests/fixtures/templates_v2), from rev 6 (pre_task.sh carried the
 runtime, the awk program was data in on_compact.sh: tests/fixtures/templates_v3) and from rev 7
-(the first library: tests/fixtures/templates_v4) to the current hooks
+(the first library: tests/fixtures/templates_v4) and from rev 8 (the release before lib/io.sh:
+tests/fixtures/release_rev8, the tree its install wrote, not templates) to the current hooks
 (three entry points over .agent/hooks/lib/). The right verdict per file, every
 hook working afterwards, a conflict holding the whole release back (the old hooks keep running
 together until it is resolved), and memory byte-identical."""
@@ -21,6 +22,7 @@ V1 = FIXTURES / "templates_v1"
 V2 = FIXTURES / "templates_v2"
 V3 = FIXTURES / "templates_v3"
 V4 = FIXTURES / "templates_v4"
+REV8 = FIXTURES / "release_rev8"  # the rendered .agent/ and .claude/ of release 8, as installed
 HOOKS = {h: f".agent/hooks/{h}.sh" for h in ("pre_task", "post_edit", "on_compact")}
 START = json.dumps({"session_id": "up1", "hook_event_name": "SessionStart", "source": "startup"})
 PROMPT = json.dumps({"session_id": "up1", "hook_event_name": "UserPromptSubmit", "prompt": "hi"})
@@ -36,16 +38,39 @@ RELEASES = {
     "rev5": (V2, 'ah_start "$@"', tuple(HOOKS)),
     "rev6": (V3, "AGENTHOOKS_AWK", tuple(HOOKS)),
     "rev7": (V4, '  ah_load context.sh\n  ah_context "$pre"\n', tuple(HOOKS)),
+    "rev8": (REV8, "  ah_load context.sh\n  # A bounded tail", tuple(HOOKS)),
 }
+# The library each release had (rev 8: linux had no lock.sh).
+LIBRARY = {"rev3": (), "rev5": (), "rev6": (),
+           "rev7": tuple(p for p in render.LIB if p not in ("io.sh", "memory.awk", "lock.sh")),
+           "rev8": tuple(p for p in render.LIB if p not in ("io.sh", "memory.awk", "lock.sh"))}
+
+
+def copy_tree(fixture: Path, repo: Path) -> None:
+    """A past release as its install left it: its files, byte for byte and with their modes."""
+    import shutil
+
+    for src in sorted(fixture.rglob("*")):
+        rel = src.relative_to(fixture)
+        if src.is_file() and rel.parts[0] in (".agent", ".claude"):
+            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, repo / rel)
+    (repo / ".agent/log").mkdir(exist_ok=True)
+    (repo / ".agent/log/memory.log").touch()
 
 
 def installed(tmp_path: Path, release: str) -> Path:
     templates, marker, ran = RELEASES[release]
     r = make_repo(tmp_path)
-    proc = cli("install", "--yes", str(r), "--framework", "claude-code",
-               env={"AGENTHOOKS_TEMPLATES": str(templates)})
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    revs = json.loads((templates / "revs.json").read_text())
+    if (templates / ".agent").is_dir():
+        copy_tree(templates, r)
+        records = json.loads((r / ".agent/.agenthooks.json").read_text())["files"]
+        revs = {rec["template"]: rec["rev"] for rec in records.values()}
+    else:
+        proc = cli("install", "--yes", str(r), "--framework", "claude-code",
+                   env={"AGENTHOOKS_TEMPLATES": str(templates)})
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        revs = json.loads((templates / "revs.json").read_text())
     for hook, path in HOOKS.items():  # the release's own revs in the owner lines
         assert f"template=hooks/{hook}.sh@{revs[f'hooks/{hook}.sh']}" in (r / path).read_text()
     assert marker in (r / HOOKS["on_compact"]).read_text()  # the old layout
@@ -113,16 +138,15 @@ def test_pristine_hooks_update_to_the_new_layout(old: Path, request: pytest.Fixt
         works(old, hook)
     text = (old / HOOKS["on_compact"]).read_text()
     assert "AH_AWK" not in text and "AGENTHOOKS_AWK" not in text and "AH_CFG_STOCK" not in text
-    had = request.node.callspec.params["old"] == "rev7"  # rev 7 had the library
+    had = LIBRARY[request.node.callspec.params["old"]]
     for part in render.LIB:
-        if part != "lock.sh":  # linux: flock
-            expected = "update" if had else "create"
-            assert v[f".agent/hooks/lib/{part}"][0] == expected, (part, v[f".agent/hooks/lib/{part}"])
+        expected = "update" if part in had else "create"
+        assert v[f".agent/hooks/lib/{part}"][0] == expected, (part, v[f".agent/hooks/lib/{part}"])
 
 
 def test_a_user_edit_is_merged_into_the_new_layout(old: Path) -> None:
     path = old / HOOKS["post_edit"]
-    path.write_text(path.read_text().replace('main "$@"\n', '# our local tweak\nmain "$@"\n'))
+    path.write_text(path.read_text().replace("#!/usr/bin/env bash\n", "#!/usr/bin/env bash\n# our local tweak\n", 1))
     commit_all(old, "edit")
     proc, v = run_truthful(old)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -141,6 +165,7 @@ CONFLICTING = {
     "rev6": ('[ "$AH_HOOK" != on_compact ] || exit 0  # what follows is data, never run\n',
              '[ "$AH_HOOK" != on_compact ] || exit 0  # ours, do not upgrade\n'),
     "rev7": ('  ah_load context.sh\n', '  ah_load context.sh  # ours, do not upgrade\n'),
+    "rev8": ('  ah_load context.sh\n', '  ah_load context.sh  # ours, do not upgrade\n'),
 }
 
 
@@ -161,8 +186,9 @@ def test_a_conflicting_edit_holds_the_release_and_the_old_hooks_run_together(
     for part in render.LIB:
         if f".agent/hooks/lib/{part}" in v:
             assert v[f".agent/hooks/lib/{part}"][0] in ("skip", "keep"), (part, v[f".agent/hooks/lib/{part}"])
-    if release == "rev7":  # the library stays at rev 7 with the hooks
-        assert all("@7\n" in (p.read_text().splitlines(True)[1]) for p in lib.iterdir())
+    if LIBRARY[release]:  # the library stays at the installed release with the hooks
+        rev = release.removeprefix("rev")
+        assert all(f"@{rev}\n" in (p.read_text().splitlines(True)[1]) for p in lib.iterdir())
     else:
         assert not lib.exists()
     for hook in HOOKS:
