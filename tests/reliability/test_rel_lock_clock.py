@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, payload, write_memory
-from support.reliability import start_together
+from support.reliability import failing_flock_path, start_together
 from support.userlands import USERLANDS, env_for
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
@@ -129,6 +129,23 @@ def test_busybox_flock_without_w_falls_back_to_the_portable_lock(tmp_path: Path)
     # The compaction was announced under the lock: the next prompt reloads memory.
     nxt, _ = run(repo, "on_compact", env, {**COMPACT, "prompt": "go on"})
     assert BEGIN in nxt.stdout, log(repo)
+
+
+def test_parallel_edits_remind_once_when_flock_fails(tmp_path: Path) -> None:
+    """A linux render whose flock fails at once (a broken or foreign flock, not a holder) takes
+    the portable lock: the ten edits still remind once, never all writing unlocked."""
+    repo, env = repo_for(tmp_path, "gnu")
+    env = {**env, "PATH": failing_flock_path(tmp_path / "failing-flock-bin")}
+    snap = repo / ".agent/memory/snapshot.md"
+    old = time.time() - 3 * 3600
+    os.utime(snap, (old, old))
+    run(repo, "pre_task", env, {**START, "source": "startup"})
+    edit = tmp_path / "edit.json"
+    edit.write_text(payload(EDIT))
+    outs = start_together(repo, env, "post_edit", edit, tmp_path)
+    assert all(err == "" for _, err in outs)
+    assert sum(1 for out, _ in outs if out.strip()) == 1, log(repo)
+    assert "lock busy" not in log(repo) and "without the lock" not in log(repo)
 
 
 @pytest.mark.parametrize("userland", sorted(USERLANDS))

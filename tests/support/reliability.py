@@ -192,7 +192,7 @@ def no_flock_path(dest: Path) -> str:
 def failing_flock_path(dest: Path) -> str:
     """A GNU PATH whose flock exits 1 at once, whatever it is asked."""
     dest.mkdir(parents=True, exist_ok=True)
-    for tool in (*NEEDED_TOOLS, "stat", "touch", "head", "tr", "readlink"):
+    for tool in (*NEEDED_TOOLS, "bash", "stat", "touch", "head", "tr", "readlink"):
         found = shutil.which(tool)
         if found and not (dest / tool).exists():
             (dest / tool).symlink_to(found)
