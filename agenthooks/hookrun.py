@@ -1,7 +1,7 @@
 """The one way the CLI starts a hook (show, simulate, doctor, a framework's post-install):
 bash on .agent/hooks/*.sh with git's location variables unset, so a caller that exported
-GIT_DIR / GIT_WORK_TREE (a git hook, a script) never points the hook's git calls at
-another repo."""
+GIT_DIR / GIT_WORK_TREE (a git hook, a script) hands none of them to the hook or to what it
+runs (the hooks themselves ask git nothing)."""
 from __future__ import annotations
 
 import os

@@ -66,8 +66,9 @@ TRANSCRIPTS = tuple(fw.NAME for fw in REGISTRY if fw.TRANSCRIPT)
 # A framework may declare INLINE_TOKENS: the most of the block its host shows inline.
 INLINE_TOKENS: dict[str, int] = {fw.NAME: int(getattr(fw, "INLINE_TOKENS"))
                                  for fw in REGISTRY if hasattr(fw, "INLINE_TOKENS")}
-# The hooks' slots (lib/prelude.sh "start", lib/say.sh "envelope", on_compact.sh "transcript",
-# "detect", "reload") each framework fills with its own templates (HOOK_SLOTS).
+# The hooks' slots each framework fills with its own templates (HOOK_SLOTS): "start" (top-level
+# code at the end of each hook's start), "envelope" (lib/say.sh), "transcript" (lib/context.sh),
+# "detect" (top-level code in on_compact.sh's quiet path) and "reload" (on_compact.sh's main).
 SLOTS = ("start", "envelope", "transcript", "detect", "reload")
 
 

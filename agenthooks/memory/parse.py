@@ -74,7 +74,7 @@ class MemFile:
     encoding: str = ""  # not UTF-8: what it looks like (UTF-16 LE, ...)
 
 
-# What the hooks read of a memory file at most (AH_CUTB in templates/hooks/_block.sh.j2):
+# What the hooks read of a memory file at most (ah_whole in templates/hooks/lib/block.sh.j2):
 # its first 256 KB (notes.md: its last). The tools that check memory read the same.
 HOOK_CAP = 262144
 
