@@ -214,7 +214,9 @@ CASES = [
     Case("log-is-folder", setup=replace_with("log/memory.log", "dir")),
     Case("log-folder-is-file", setup=replace_with("log", "file")),
     Case("log-folder-links-outside", setup=replace_with("log", "link-dir")),
-    Case("agent-is-symlink", setup=agent_is_link),
+    # .agent/ itself links out of the repository: its memory is not read, and the block says so.
+    Case("agent-is-symlink", setup=agent_is_link,
+         shows=(NO_RULES, NO_SNAPSHOT, MESSAGES["en"]["memory_outside"] % "tattoo.md snapshot.md notes.md")),
     Case("injected-links-outside", setup=replace_with("injected_context.txt", "link-file")),
     Case("injected-is-folder", setup=replace_with("injected_context.txt", "dir")),
     Case("state-folder-is-file", setup=replace_with("log/state", "file")),
