@@ -75,7 +75,7 @@ def test_simulate_passes_and_never_touches_the_real_agent_dir(repo: Path) -> Non
 def test_simulate_fails_when_a_hook_is_broken(repo: Path) -> None:
     hook = repo / ".agent/hooks/on_compact.sh"
     text = hook.read_text()
-    line = "  ! ah_announced || return 0\n"  # on_compact's main, after the quiet path
+    line = "  ah_event event\n"  # on_compact's main, after the quiet path
     assert text.count(line) == 1
     hook.write_text(text.replace(line, "  exit 7\n"))
     before = tree(repo)
