@@ -176,11 +176,11 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
     ),
     "post_edit": _EVERY + (
         _e("reads", "log/state/SESSION.remind", "every run"),
-        _e("writes", "log/state/SESSION.remind", "once a minute, a reminder"),
+        _e("writes", "log/state/SESSION.remind", "once a minute"),
         _e("makes", "log/state", "a reminder"),
         _e("writes", "log/.lock log/.lock.pid log/.lock.pid.break", "a reminder"),
         _e("removes", "log/state/SESSION.remind log/.lock.pid log/.lock.pid.break", "a reminder"),
-        _e("spawns", "stat mkdir flock", "the snapshot changed; a reminder"),
+        _e("spawns", "stat mkdir flock", "a reminder"),
     ),
     "on_compact": _EVERY + (
         _e("reads", _STATE + " log/state/SESSION.window", "every prompt"),
@@ -197,8 +197,7 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
 def effects_header(hook: str, width: int = 100) -> str:
     """The effects of HOOK as the comment its entry point starts with: one line a verb and a
     case, paths under .agent/."""
-    lines = ["# Effects, under .agent/ (declared in agenthooks/statefiles.py; every change on "
-             "disk goes", "# through lib/io.sh):"]
+    lines = ["# Effects in .agent/ (agenthooks/statefiles.py; every change on disk: lib/io.sh):"]
     for e in EFFECTS[hook]:
         line = f"#   {e.verb:8} "
         for word in [*e.paths, f"({e.when})"]:
