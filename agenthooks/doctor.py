@@ -269,6 +269,28 @@ def _enabled(root: Path) -> list[Check]:
     return []
 
 
+def _outside(root: Path) -> list[Check]:
+    """Memory the hooks do not read: a memory file (or memory/, or .agent/) that resolves
+    outside the repository through a symbolic link."""
+    out: list[Check] = []
+    try:
+        top = root.resolve()
+    except OSError:
+        return out
+    for name in ("tattoo", "snapshot", "notes"):
+        path = root / ".agent" / "memory" / f"{name}.md"
+        try:
+            real = path.resolve()
+        except OSError:
+            continue
+        if path.is_symlink() or path.parent.is_symlink() or path.parent.parent.is_symlink():
+            if top != real and top not in real.parents:
+                out.append(Check(f"memory {name}.md", "warn",
+                                 f"resolves outside the repository ({real}), through a symbolic "
+                                 "link: the hooks do not read it"))
+    return out
+
+
 def _lint(root: Path) -> list[Check]:
     """The memory lint (agenthooks.memory.lint), when that module is installed."""
     try:
@@ -347,6 +369,7 @@ def checks(root: Path) -> list[Check]:
         out += _unselected(root, answers)
     out += _config(root, answers)
     out += _enabled(root)
+    out += _outside(root)
     out += _lint(root)
     out += _sessions(root)
     return out

@@ -184,3 +184,19 @@ def test_any_script_under_hooks_that_bash_cannot_parse_fails(tmp_path: Path) -> 
     status, message = s["syntax .agent/hooks/lib/util.sh"]
     assert status == "fail" and "syntax error" in message, message
     assert "syntax .agent/hooks/pre_task.sh" not in s  # the rendered hooks still parse
+
+
+def test_doctor_names_memory_that_links_out_of_the_repo(tmp_path: Path) -> None:
+    """The hooks do not read a memory file that resolves outside the repository; doctor says
+    which, and why."""
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "generic")
+    outside = tmp_path / "secret"
+    outside.write_text("key material\n")
+    tattoo = repo / ".agent/memory/tattoo.md"
+    tattoo.unlink()
+    tattoo.symlink_to(outside)
+    proc = cli("doctor", str(repo))
+    line = [ln for ln in proc.stdout.splitlines() if "tattoo.md" in ln and "outside the repository" in ln]
+    assert len(line) == 1 and "the hooks do not read it" in line[0], proc.stdout
+    assert not any("snapshot.md" in ln and "outside" in ln for ln in proc.stdout.splitlines())
