@@ -142,7 +142,7 @@ SESSIONS = {
     "copilot-cli": ('{"sessionId":"cp-9","timestamp":1700000000000,"prompt":"x"}', "cp-9"),
     "cursor": ('{"conversation_id":"conv-7","hook_event_name":"beforeSubmitPrompt"}', "conv-7"),
     "cline": ('{"clineVersion":"4.1","taskId":"task-3","hookName":"PreToolUse"}', "task-3"),
-    "windsurf": ('{"agent_action_name":"post_write_code","trajectory_id":"traj/5"}', "traj_5"),
+    "windsurf": ('{"agent_action_name":"post_write_code","trajectory_id":"traj/5"}', "_traj_2f5"),  # a "/" spelled _2f: no other id gets this name
     "claude-code": (fixture("claude/UserPromptSubmit.json"), "1698e1aa-4d58-45b5-94e7-c1d2567a4876"),
 }
 
