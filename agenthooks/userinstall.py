@@ -173,8 +173,8 @@ def install(given: list[str] | None, *, dry_run: bool, echo: Callable[[str], Non
                  dest, new.encode("utf-8") if new != text else None)
     chosen = [fw.NAME for fw in mods]
     made = list(record.get("folders", []))
-    for path, data in plan.writes:
-        made += [str(d) for d in _missing(path.parent) if str(d) not in made]
+    for written, _ in plan.writes:
+        made += [str(d) for d in _missing(written.parent) if str(d) not in made]
     for fw in hosts():
         if fw.NAME in record["frameworks"] and fw.NAME not in chosen:
             _unregister(fw, files, plan, why=f"{fw.NAME}: not selected now")
