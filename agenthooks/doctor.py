@@ -371,8 +371,8 @@ def _everywhere(root: Path, answers: dict[str, Any] | None) -> list[Check]:
 def checks(root: Path) -> list[Check]:
     agent = root / ".agent"
     if not agent.is_dir():
-        return [Check("layout", "fail", f"no .agent/ in {root}: no memory here yet. Add it "
-                      "with agenthooks install (its files committed, for everyone who clones "
+        return [Check("layout", "fail", f"no .agent/ in {root}: no memory here yet. To add it, "
+                      "run agenthooks install (its files committed, for everyone who clones "
                       "the repo) or agenthooks install --local (this checkout only, nothing "
                       "committed)")] + _everywhere(root, None)
     out = []

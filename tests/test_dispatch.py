@@ -138,6 +138,11 @@ def test_it_steps_aside_where_the_host_loads_the_repos_registration(bash: str, t
     sub = run(bash, "pre_task", start(repo / "sub"), "claude-code", "--plugin", cwd=repo / "sub",
               env={"CLAUDE_PROJECT_DIR": str(repo / "sub")})
     assert BEGIN in sub.stdout
+    # A subfolder whose own settings name the hook, with no hook there to run: not aside.
+    (repo / "sub/.claude").mkdir()
+    shutil.copy(repo / ".claude/settings.json", repo / "sub/.claude/settings.json")
+    assert BEGIN in run(bash, "pre_task", start(repo / "sub"), "claude-code", cwd=repo / "sub",
+                        env={"CLAUDE_PROJECT_DIR": str(repo / "sub")}).stdout
     # A --local install registers in settings.local.json: the same.
     settings = repo / ".claude/settings.json"
     settings.rename(repo / ".claude/settings.local.json")

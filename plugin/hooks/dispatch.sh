@@ -69,9 +69,10 @@ ad_aside() {
     claude-code)
       # Claude Code loads the project settings of the folder it started in (CLAUDE_PROJECT_DIR),
       # none of a parent's: started in a subfolder, the repository's registration is not loaded.
+      # Those settings run the hook when they name it and it is there.
       dir=${CLAUDE_PROJECT_DIR-}
       case $dir in [A-Za-z]:\\* | \\\\*) dir=${dir//\\//} ;; esac
-      if [ -n "$dir" ]; then
+      if [ -n "$dir" ] && [ -f "$dir/.agent/hooks/$2.sh" ]; then
         for f in "$dir/.claude/settings.json" "$dir/.claude/settings.local.json"; do
           ! ad_holds "$f" ".agent/hooks/$2.sh" || return 0
         done
