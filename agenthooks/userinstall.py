@@ -188,19 +188,23 @@ def install(given: list[str] | None, *, dry_run: bool, echo: Callable[[str], Non
                      "uninstall --user"), real(rpath), text.encode("utf-8") if rold != text else None)
     if not dry_run:
         plan.apply()
+    _said(plan, mods, dry_run, echo)
+    return 0
+
+
+def _said(plan: _Plan, mods: list[Any], dry_run: bool, echo: Callable[[str], None]) -> None:
     echo(("Would write" if dry_run else "agenthooks install --user") + ":")
     for v in plan.verdicts:
         echo(v.line())
     if dry_run:
         echo("dry run: nothing was written")
-        return 0
-    echo(f"every repository with .agent/ now gets its memory in {', '.join(chosen)}, from any "
-         "folder of it, with nothing committed; a repository without .agent/ gets nothing "
-         "(agenthooks install there adds it; --local keeps it out of git)")
+        return
+    echo(f"every repository with .agent/ now gets its memory in {', '.join(fw.NAME for fw in mods)}, "
+         "from any folder of it, with nothing committed; a repository without .agent/ gets "
+         "nothing (agenthooks install there adds it; --local keeps it out of git)")
     for fw in mods:
         for step in getattr(fw, "user_next_steps", lambda: [])():
             echo(f"next: {step}")
-    return 0
 
 
 def _missing(folder: Path) -> list[Path]:
