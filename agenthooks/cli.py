@@ -14,6 +14,8 @@ COMMANDS: tuple[str, ...] = ("install", "doctor", "uninstall", "show", "lint", "
             "status", "verify")
 # Writing memory from the command line: import rules, add a rule or note, open an editor.
 COMMANDS += ("import_rules", "rule", "edit")
+# Beyond one repo: the Claude Code plugin's folder, for --plugin-dir and a `command` source.
+COMMANDS += ("plugin_path",)
 
 app = typer.Typer(
     name="agenthooks",

@@ -316,10 +316,65 @@ def _sessions(root: Path) -> list[Check]:
                          "announced compaction was followed by a reload")]
 
 
+def _everywhere(root: Path, answers: dict[str, Any] | None) -> list[Check]:
+    """What runs our hooks beyond the repo's own settings (the Claude Code plugin, a
+    user-level install), per host, and whether memory then comes once: the dispatcher steps
+    aside where the repo's registration is loaded, so only a user's settings that run a
+    repo's hooks directly inject twice. answers None: a repo without .agent/."""
+    from agenthooks import dispatch, userinstall
+
+    out = []
+    for fw in userinstall.hosts():
+        via_user, direct = userinstall.registered(fw)
+        plugin = bool(getattr(fw, "plugin_enabled", lambda _root: False)(root))
+        if not (via_user or plugin or direct):
+            continue
+        name = f"{fw.NAME} beyond the repo"
+        routes = [r for r, on in (("the agenthooks plugin", plugin),
+                                  (f"your user-level install ({fw.user_settings()})", via_user)) if on]
+        what = " and ".join(routes) or f"your user settings ({fw.user_settings()})"
+        if via_user:
+            script = userinstall.script()
+            found = dispatch.release(script.read_bytes()) if script.is_file() else None
+            if found is None:
+                out.append(Check(name, "fail", f"{fw.user_settings()} runs {script}, which is "
+                                 "missing: run agenthooks install --user"))
+            elif found != __version__:
+                out.append(Check(name, "warn", f"{script} is from agenthooks {found}: run "
+                                 "agenthooks install --user to bring it to " + __version__))
+        if answers is None:
+            out.append(Check(name, "ok", f"{what} run(s) the hooks of any repo with .agent/, "
+                             "and stay(s) silent here until it has one"))
+            continue
+        registered = [rel for rel, _ in fw.unregister(root)]
+        if direct and (registered or routes):
+            twice = registered[0] if registered else routes[0]
+            out.append(Check(name, "fail", f"{fw.user_settings()} runs a repo's .agent/hooks/ "
+                             f"directly, and {twice} runs them too: memory is injected twice. "
+                             f"Take those entries out of {fw.user_settings()} (agenthooks "
+                             "install --user runs the hooks of every repo, once)"))
+            continue
+        if registered:
+            out.append(Check(name, "ok", f"{what} step(s) aside where {', '.join(registered)} "
+                             "is loaded, so memory comes once (a session started in a subfolder, "
+                             "which loads no project hooks, gets it from them)"))
+        else:
+            out.append(Check(name, "ok", f"memory comes from {what}; nothing in the repo "
+                             "registers the hooks"))
+        if fw.NAME not in answers.get("frameworks", []):
+            out.append(Check(name, "warn", f"the hooks are rendered without {fw.NAME}: its "
+                             "sessions get the block as plain text, and no reminder after an "
+                             f"edit reaches the model: agenthooks install --add {fw.NAME}"))
+    return out
+
+
 def checks(root: Path) -> list[Check]:
     agent = root / ".agent"
     if not agent.is_dir():
-        return [Check("layout", "fail", f"no .agent/ in {root}: run agenthooks install")]
+        return [Check("layout", "fail", f"no .agent/ in {root}: no memory here yet. To add it, "
+                      "run agenthooks install (its files committed, for everyone who clones "
+                      "the repo) or agenthooks install --local (this checkout only, nothing "
+                      "committed)")] + _everywhere(root, None)
     out = []
     try:
         data = manifest.load(root)
@@ -349,6 +404,7 @@ def checks(root: Path) -> list[Check]:
     out += _enabled(root)
     out += _lint(root)
     out += _sessions(root)
+    out += _everywhere(root, answers)
     return out
 
 

@@ -50,11 +50,15 @@ def show_plan(echo: Callable[[str], None], root: Path, verdicts: list[upgrade.Ve
 
 
 def closing(echo: Callable[[str], None], verdicts: list[upgrade.Verdict],
-            manifest_written: bool) -> None:
+            manifest_written: bool, local: bool = False) -> None:
     """The next steps: rules, a look at the block, and the exact paths to stage."""
     echo("next: put your rules in .agent/memory/tattoo.md "
          "(or bring them from CLAUDE.md/AGENTS.md with `agenthooks import`)")
     echo("next: see what the agent will get: agenthooks show")
+    if local:
+        echo("nothing to commit: this install is kept out of git in this checkout "
+             "(.git/info/exclude)")
+        return
     paths = git_add_paths([v.path for v in verdicts if v.verdict in STAGED]
                           + ([manifest.PATH] if manifest_written else []))
     if paths:
