@@ -53,6 +53,8 @@ def expect(child: pexpect.spawn, pattern: str, timeout: int = 120) -> None:
 
 def test_the_quick_start_block_runs_as_written(tmp_path: Path, isolated_home: Path) -> None:
     block = quick_start((ROOT / "README.md").read_text(encoding="utf-8"))
+    # A fresh pipx leaves ~/.local/bin off PATH: without ensurepath, step 2 finds no agenthooks.
+    assert block.splitlines()[0].startswith("pipx ensurepath"), block
     pipx = require("pipx", "pip install pipx (make test installs it)")
     src, _ = snapshot_checkout(tmp_path)
     src.rename(tmp_path / "agenthooks")
