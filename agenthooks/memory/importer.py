@@ -214,7 +214,7 @@ def ask_pages(offer: list[Found], message: str = "", instruction: str = "",
     book = pages(offer)
     picked: list[Found] = []
     seen = 0
-    for page in book:
+    for n, page in enumerate(book, 1):
         first, last = seen + 1, seen + len(page)
         seen = last
         target = page[0].target
@@ -224,7 +224,8 @@ def ask_pages(offer: list[Found], message: str = "", instruction: str = "",
             (f" ({first}-{last} of {len(offer)})" if len(book) > 1 else "")
         choices = [questionary.Choice(f.label(), value=i, checked=f.ticked)
                    for i, f in enumerate(page)]
-        hint = f"({instruction or 'space: tick or untick, enter: import the ticked'})"
+        enter = "import the ticked" if n == len(book) else "the next page"
+        hint = f"({instruction or f'space: tick or untick, enter: {enter}'})"
         got = questionary.checkbox(title, choices=choices, instruction=hint, **pt).ask()
         if got is None:
             return None
