@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agenthooks import answers as answers_mod
-from agenthooks import (config, frameworks, gitattributes, gitexclude, gitstore, install_talk, manifest,
-                        render, upgrade)
+from agenthooks import (config, frameworks, gitattributes, gitexclude, gitstore, install_talk,
+                        installlock, manifest, render, upgrade)
 from agenthooks.errors import UserError
 from agenthooks.files import target_dir, write_atomic
 
@@ -58,6 +58,32 @@ def run(
     import_rules: bool = False,
 ) -> int:
     root = target_dir(dir_)
+    options = dict(yes=yes, dry_run=dry_run, prompter_factory=prompter_factory, echo=echo,
+                   conflict=conflict, restore=restore, interactive=interactive,
+                   allow_dirty=allow_dirty, import_rules=import_rules)
+    if dry_run:  # reads only: no need to wait for another run
+        return _run(root, dir_, flags, **options)  # type: ignore[arg-type]
+    with installlock.held(root, "install"):
+        return _run(root, dir_, flags, **options)  # type: ignore[arg-type]
+
+
+def _run(
+    root: Path,
+    dir_: Path | None,
+    flags: dict[str, Any],
+    *,
+    yes: bool,
+    dry_run: bool,
+    prompter_factory: Callable[[], answers_mod.Prompter] | None,
+    echo: Callable[[str], None],
+    conflict: str,
+    restore: tuple[str, ...],
+    interactive: bool | None,
+    allow_dirty: bool,
+    import_rules: bool,
+) -> int:
+    """The install, under the repo's lock: the manifest is read only once the lock is held,
+    so a run that waited builds on what the other one wrote."""
     recorded = manifest.load(root)
     local = _local(root, bool(flags.pop("local", False)), recorded.get("answers", {}))
     if (root / ".agent/config.yaml").is_file():
@@ -84,15 +110,18 @@ def run(
     old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
     mverdict = "identical" if old == text else ("create" if old is None else "update")
     gone = install_talk.dropped(recorded.get("answers", {}), answers)
-    if asking and not dry_run:
+    writes = any(v.verdict in upgrade.WRITES for v in plan.verdicts) or mverdict != "identical"
+    if asking and not dry_run and writes:
         assert prompter is not None
         install_talk.show_plan(echo, root, plan.verdicts, mverdict, gone)
         answers_mod.confirm_plan(prompter)
     verdicts = plan.verdicts if dry_run else _write(root, plan, answers, text, old)
-    install_talk.import_rules(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
-                              picker=getattr(prompter, "pick_rules", None) if asking else None)
     _report(echo, root, answers, verdicts, mverdict, regs, gone,
             dry_run=dry_run, asking=asking)
+    install_talk.import_rules(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
+                              picker=getattr(prompter, "pick_rules", None) if asking else None)
+    if not dry_run:
+        install_talk.closing(echo, root, verdicts, mverdict != "identical", bool(answers.get("local")))
     _subfolder_hint(echo, root, dir_, answers)
     attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
     return 1 if attention else 0
@@ -245,8 +274,6 @@ def _report(echo: Callable[[str], None], root: Path, answers: dict[str, Any],
     if dry_run:
         for name in gone:
             echo(f"unregister {name}: wired at the last install, not selected now")
-    elif asking:
-        install_talk.closing(echo, verdicts, mverdict != "identical", bool(answers.get("local")))
 
 
 def _relpath(root: Path, given: str) -> str:

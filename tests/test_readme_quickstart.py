@@ -119,6 +119,8 @@ def setting(tmp_path: Path, home: Path, *tools: str) -> tuple[Path, dict[str, st
 
 def test_the_quick_start_block_runs_as_written(tmp_path: Path, isolated_home: Path) -> None:
     block = quick_start((ROOT / "README.md").read_text(encoding="utf-8"))
+    # A fresh pipx leaves ~/.local/bin off PATH: without ensurepath, step 2 finds no agenthooks.
+    assert block.splitlines()[0].startswith("pipx ensurepath"), block
     pipx = require("pipx", "pip install pipx (make test installs it)")
     cwd, env = setting(tmp_path, isolated_home, pipx)
     child = pexpect.spawn("bash", ["-e", "-c", block], cwd=str(cwd), env=env,
