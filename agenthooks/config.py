@@ -19,7 +19,7 @@ def yaml_module() -> ModuleType:
     return yaml
 
 
-CONFIG_VERSION = 4
+CONFIG_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,19 @@ TUNABLES: tuple[Tunable, ...] = (
             "The context window in tokens, for flush_at_percent, when the host does not say it.",
             "AH_WINDOW", (1000, 100000000),
             comment_zh="上下文窗口的 token 数，供 flush_at_percent 使用（宿主未给出时）。"),
+    Tunable("summary_budget_tokens", 400,
+            "At the host's pre-compaction event, the instructions for its summary (keep the rules,\n"
+            "In progress, Key decisions, the latest request and the files being edited) take at most\n"
+            "this many estimated tokens; Claude Code and OpenCode pass them to the summarizer (0 = none).",
+            "AH_SUMMARY", (0, 4000),
+            comment_zh="宿主压缩前，给它的摘要的指示（保留规则、进行中、关键决策、最新请求和正在编辑的文件）\n"
+                       "最多占这么多估算 token；Claude Code 和 OpenCode 会把它交给摘要模型（0 = 不给）。"),
+    Tunable("working_set_files", 8,
+            "The working set the hooks keep per session: after a compaction the block names the last\n"
+            "this many files the session edited and the user's latest request (0 = none).",
+            "AH_WORKING", (0, 50),
+            comment_zh="钩子按会话记下的工作集：压缩之后，记忆块列出该会话最近编辑的这么多个文件，\n"
+                       "以及用户最新的请求（0 = 不记）。"),
     Tunable("enabled", True, "false turns every hook into a silent no-op, without unregistering it.",
             "AH_ENABLED",
             comment_zh="设为 false 时所有钩子都变成静默的空操作，但不取消注册。"),
@@ -256,6 +269,8 @@ MIGRATIONS: dict[int, tuple[tuple[str, Callable[[str], str]], ...]] = {
     2: (("fresh_after_compactions", _add_tunable("fresh_after_compactions")),),
     3: (("flush_at_percent", _add_tunable("flush_at_percent")),
         ("context_window_tokens", _add_tunable("context_window_tokens"))),
+    4: (("summary_budget_tokens", _add_tunable("summary_budget_tokens")),
+        ("working_set_files", _add_tunable("working_set_files"))),
 }
 
 

@@ -59,6 +59,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "memory_missing": "agenthooks: .agent/memory/ has no %s: not loaded ('agenthooks install' restores it).",
         "memory_outside": "agenthooks: not loaded: .agent/memory/ %s, a symbolic link out of this repository (the hooks read nothing outside it).",
         "fresh": "This session was compacted %dx: start a fresh session when you can; memory carries over (.agent/memory/).",
+        # The working set, in the block after a compaction (kept by the hooks, per session).
+        "working": "Before the compaction (kept by agenthooks)",
+        "working_files": "Files you were editing, latest last: %s",
+        "working_request": "The user's latest request: %s",
+        "working_cut": "[... %d lines left out for the budget: read %s]",
+        # The instructions for the host's summary (PreCompact), plain text.
+        "summary_intro": (
+            "When you summarize this conversation, keep the following verbatim (.agent/memory/ is "
+            "the durable record; agenthooks reloads it after the compaction):"
+        ),
+        "summary_rules": "The project's hard rules (must obey):",
+        "summary_rules_file": "The project's %d hard rules: they are in .agent/memory/tattoo.md.",
+        "summary_progress": "In progress:",
+        "summary_decisions": "Key decisions:",
+        "summary_more": "(%d more in .agent/memory/snapshot.md)",
+        "summary_request": "The user's latest request: %s",
+        "summary_files": "The files being edited, latest last: %s",
+        # What the summary dropped, said once at the next prompt.
+        "audit_dropped": "agenthooks: the compaction summary left out %s; the memory block has them: follow it.",
+        "audit_done": "agenthooks: the compaction summary calls %s done, which the board does not: check it before you move on.",
+        "audit_rule": "rule %d (\"%s\")",
+        "audit_item": "In progress item %d (\"%s\")",
     },
     "zh": {
         "intro": "项目记忆（.agent/memory/，由 agenthooks 加载）：内容为最新，与先前对话不一致时以此为准。",
@@ -100,5 +122,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "memory_missing": "agenthooks：.agent/memory/ 缺少 %s：未加载（'agenthooks install' 可恢复）。",
         "memory_outside": "agenthooks：未加载 .agent/memory/ %s：它是指向本仓库之外的符号链接（钩子不读取仓库以外的内容）。",
         "fresh": "本会话已被压缩 %d 次：方便时请开启新会话；记忆会延续（.agent/memory/）。",
+        "working": "压缩之前（由 agenthooks 记下）",
+        "working_files": "你正在编辑的文件（最近的在后）：%s",
+        "working_request": "用户最新的请求：%s",
+        "working_cut": "[……为控制预算省略了 %d 行：请读 %s]",
+        "summary_intro": "总结这段对话时，请原样保留以下内容（.agent/memory/ 是持久记录；压缩之后 agenthooks 会重新加载它）：",
+        "summary_rules": "项目硬约束（必须遵守）：",
+        "summary_rules_file": "项目的 %d 条硬约束：见 .agent/memory/tattoo.md。",
+        "summary_progress": "进行中：",
+        "summary_decisions": "关键决策：",
+        "summary_more": "（另有 %d 条，见 .agent/memory/snapshot.md）",
+        "summary_request": "用户最新的请求：%s",
+        "summary_files": "正在编辑的文件（最近的在后）：%s",
+        "audit_dropped": "agenthooks：压缩摘要漏掉了 %s；记忆块里有它们：以记忆块为准。",
+        "audit_done": "agenthooks：压缩摘要说 %s 已完成，而进度板并没有：继续之前请先核对。",
+        "audit_rule": "约束 %d（“%s”）",
+        "audit_item": "进行中第 %d 项（“%s”）",
     },
 }

@@ -115,6 +115,35 @@ def awk_lookalikes() -> str:
     return " ".join("".join(f"\\{b:03o}" for b in k.encode()) + v for k, v in LOOKALIKES.items())
 
 
+# Files whose names say they hold secrets (glob patterns on a file's name, any letter case):
+# the hooks' working set never names them (rendered into post_edit as one `case` pattern).
+SECRET_FILES: tuple[str, ...] = (
+    "*.env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx",
+    "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".netrc", ".npmrc", ".pypirc", ".pgpass",
+    ".htpasswd", "*credential*", "*secret*", "*.tfvars",
+)
+
+
+def is_secret_file(path: str) -> bool:
+    """Does the file's name (the part after the last slash) look like a secrets file?"""
+    import fnmatch
+
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in SECRET_FILES)
+
+
+def secret_file_arms(width: int = 72) -> list[str]:
+    """SECRET_FILES as bash `case` patterns, a few to an arm of at most WIDTH characters (none
+    of them holds a character bash would need quoted)."""
+    arms, arm = [], ""
+    for pattern in SECRET_FILES:
+        if arm and len(arm) + 3 + len(pattern) > width:
+            arms.append(arm)
+            arm = ""
+        arm = f"{arm} | {pattern}" if arm else pattern
+    return arms + [arm]
+
+
 def find_secrets(line: str) -> list[str]:
     """Names of the patterns a line matches, once normalised as the hooks normalise it."""
     line = normalise(line)

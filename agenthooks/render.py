@@ -14,7 +14,8 @@ HOOKS = ("pre_task", "post_edit", "on_compact")
 # The hooks' library, .agent/hooks/lib/: sourced (the .sh) or run by awk -f (the .awk), never
 # run as commands. Every render has every part: lock.sh is the lock where flock is missing or fails.
 LIB = ("prelude.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh", "state.sh",
-       "block.sh", "memory.awk", "block.awk", "clean.awk", "archive.sh")
+       "block.sh", "memory.awk", "block.awk", "clean.awk", "archive.sh", "working.sh", "compaction.sh",
+       "audit.awk")
 
 # Bump a template's rev only when its output changes; upgrades compare revs. The hooks and
 # their library are one release: the loader checks each part's rev against the hooks'.
@@ -23,7 +24,7 @@ TEMPLATE_REVS = {
     "hooks/post_edit.sh": 9,
     "hooks/on_compact.sh": 9,
     **{f"hooks/lib/{name}": 9 for name in LIB},
-    "config.yaml": 3,
+    "config.yaml": 4,
     "agent/gitignore": 1,
     "agent/gitattributes": 2,
 }
@@ -75,6 +76,9 @@ def context(answers: dict[str, Any], template_root: str | None = None,
         "formats": statefiles.formats(lib_rev),
         "effects": statefiles.effects_header,
         "secret_pieces": redact.awk_source(),
+        "secret_file_arms": redact.secret_file_arms(),
+        # Frameworks whose pre-compaction output reaches the host's summarizer (SUMMARY_EVENT).
+        "summary_frameworks": [fw for fw in frameworks.SUMMARIES if fw in selected],
         "config_default_words": [f"{t.var}={shlex.quote(config.bash_value(t))}" for t in config.TUNABLES],
         # The rev of the tree rendered: its config.values tag and its loader's release check.
         "cache_rev": lib_rev,

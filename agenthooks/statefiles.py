@@ -55,6 +55,13 @@ class Format:
         """All the fields as one bash word (for a digits-only check)."""
         return '"' + "".join(f"${prefix}{f}" for f in self.fields) + '"'
 
+    def digits_test(self, prefix: str = "", per_line: int = 7, indent: str = "    ") -> str:
+        """The inside of a bash [[ ]] that holds when every field is digits only: a few fields
+        a clause, one clause a line, so that no line of the hooks is long."""
+        groups = [self.fields[i:i + per_line] for i in range(0, len(self.fields), per_line)]
+        return (" &&\n" + indent).join(
+            '"' + "".join(f"${prefix}{f}" for f in g) + '" != *[!0-9]*' for g in groups)
+
     @property
     def printf(self) -> str:
         """The writer's printf format, single-quoted for bash."""
@@ -113,6 +120,13 @@ COUNT = Format("SESSION.count", ("compactions",))
 # The context window in tokens, as the host last said it (Claude Code's status line payload).
 WINDOW = Format("SESSION.window", ("tokens",))
 LOG = LogFormat()
+# The session's working set, kept by the hooks for the block after a compaction: the
+# repo-relative paths it edited, one a line, latest last (post_edit), and the user's latest
+# prompt, its first 300 characters as the payload held them, JSON escapes and all (on_compact).
+FILES = "SESSION.files"
+REQUEST = "SESSION.request"
+# What the host's last compaction summary left out, for the next prompt to say once (on_compact).
+AUDIT = "SESSION.audit"
 
 
 def config_values(release: int) -> Format:
@@ -156,8 +170,10 @@ _BUILD = (
     _e("writes", "injected_context.txt .injected_context.txt.PID.N log/state/block.stats "
        "log/state/last.block log/state/SESSION.built log/state/mtime.N log/memory.log.1", "a build"),
     _e("removes", ".injected_context.txt.PID.N log/state/SESSION.state log/state/SESSION.remind "
-       "log/state/SESSION.built log/state/SESSION.count log/state/SESSION.window",
+       "log/state/SESSION.built log/state/SESSION.count log/state/SESSION.window "
+       "log/state/SESSION.files log/state/SESSION.request log/state/SESSION.audit",
        "a build: temp files of ended hooks; past 800 files, sessions idle 30 days"),
+    _e("reads", "log/state/SESSION.files log/state/SESSION.request", "a build after a compaction"),
     _e("writes", "log/.lock log/.lock.pid log/.lock.pid.break", "a write of shared state"),
     _e("removes", "log/.lock.pid log/.lock.pid.break", "the portable lock released"),
 )
@@ -175,8 +191,9 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
         _e("spawns", "touch awk mv mkdir flock head tail tr readlink stat", "a build; --statusline"),
     ),
     "post_edit": _EVERY + (
-        _e("reads", "log/state/SESSION.remind", "every run"),
+        _e("reads", "log/state/SESSION.remind log/state/SESSION.files", "every run"),
         _e("writes", "log/state/SESSION.remind", "once a minute"),
+        _e("writes", "log/state/SESSION.files", "an edit of a file that is not the last one listed"),
         _e("makes", "log/state", "a reminder"),
         _e("writes", "log/.lock log/.lock.pid log/.lock.pid.break", "a reminder"),
         _e("removes", "log/state/SESSION.remind log/.lock.pid log/.lock.pid.break", "a reminder"),
@@ -185,11 +202,15 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
     "on_compact": _EVERY + (
         _e("reads", _STATE + " log/state/SESSION.window", "every prompt"),
         _e("appends", _STATE, "every prompt"),
+        _e("writes", "log/state/SESSION.request", "a prompt"),
+        _e("writes", "log/state/SESSION.audit", "the host's post-compaction event, a summary that left out"),
+        _e("removes", "log/state/SESSION.audit", "the next prompt, which says it"),
         _e("writes", _STATE + " " + _STATE + ".PID.tmp", "past 64 lines (by rename)"),
         _e("makes", "log/state", "a reload"),
         _e("writes", "log/state/SESSION.count", "a reload"),
         *_BUILD,
-        _e("spawns", "tail touch awk mv mkdir flock head tr readlink stat", "a transcript; a reload"),
+        _e("spawns", "tail touch awk mv mkdir flock head tr readlink stat rm",
+           "a transcript; a reload; the host's compaction events"),
     ),
 }
 

@@ -63,13 +63,17 @@ REGISTRY: tuple[Framework, ...] = (
 NAMES = tuple(fw.NAME for fw in REGISTRY)
 DETECT: dict[str, tuple[str, ...]] = {fw.NAME: fw.DETECT for fw in REGISTRY if fw.DETECT}
 TRANSCRIPTS = tuple(fw.NAME for fw in REGISTRY if fw.TRANSCRIPT)
+# A framework may declare SUMMARY_INSTRUCTIONS = True: what its pre-compaction event's hook prints
+# reaches the host's summarizer (Claude Code's PreCompact; OpenCode's plugin passes it on).
+SUMMARIES = tuple(fw.NAME for fw in REGISTRY if getattr(fw, "SUMMARY_INSTRUCTIONS", False))
 # A framework may declare INLINE_TOKENS: the most of the block its host shows inline.
 INLINE_TOKENS: dict[str, int] = {fw.NAME: int(getattr(fw, "INLINE_TOKENS"))
                                  for fw in REGISTRY if hasattr(fw, "INLINE_TOKENS")}
 # The hooks' slots each framework fills with its own templates (HOOK_SLOTS): "start" (top-level
 # code at the end of each hook's start), "envelope" (lib/say.sh), "transcript" (lib/context.sh),
-# "detect" (top-level code in on_compact.sh's quiet path) and "reload" (on_compact.sh's main).
-SLOTS = ("start", "envelope", "transcript", "detect", "reload")
+# "detect" (top-level code in on_compact.sh's quiet path), "window" (top-level code there that may
+# lower the window flush_at_percent counts against) and "reload" (on_compact.sh's main).
+SLOTS = ("start", "envelope", "transcript", "detect", "window", "reload")
 
 
 def hook_slots(selected: list[str]) -> dict[str, list[str]]:

@@ -2,9 +2,11 @@ r"""Claude Code: hooks in .claude/settings.json (shared with the user; merged, n
 
 SessionStart (startup|resume|clear|compact) -> pre_task: the memory block, also right
 after a compaction. UserPromptSubmit -> on_compact: detection per prompt. PostToolUse on
-edit tools -> post_edit. PreCompact -> on_compact, which only flags the coming compaction;
+edit tools -> post_edit. PreCompact -> on_compact, which flags the coming compaction and prints
+what the summary must keep (plain text, which Claude Code hands the summarizer);
 PostCompact (2.1.76 and later; 2.1.197 fires it after SessionStart(compact), and shows its output
-to no model) -> on_compact, a signal only: it flags a compaction that no SessionStart reloaded.
+to no model) -> on_compact: it flags a compaction that no SessionStart reloaded, and checks the
+summary it carries (compact_summary) against the rules and In progress items.
 Timeouts are in seconds. With the statusline answer, "statusLine" runs
 `pre_task.sh --statusline`; a statusLine of the user's is never replaced.
 
@@ -41,7 +43,11 @@ TRANSCRIPT = True
 # Install questions asked only when this framework is selected (answers.ONLY_FOR).
 QUESTIONS = ("statusline",)
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
-HOOK_SLOTS = {"start": "session.sh.j2", "envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2"}
+HOOK_SLOTS = {"start": "session.sh.j2", "envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2",
+              "window": "window.sh.j2"}
+# PreCompact's plain stdout reaches the summarizer as additional instructions (exit 0; JSON
+# there fails validation): on_compact prints what the summary must keep (summary_budget_tokens).
+SUMMARY_INSTRUCTIONS = True
 PATH = ".claude/settings.json"
 # install --local: the checkout's own settings, which Claude Code keeps out of git.
 LOCAL_PATH = ".claude/settings.local.json"

@@ -7,7 +7,9 @@ OpenCode has no shell hooks; the plugin shells out to the bash hooks with Bun's 
   event session.compacted -> the next request runs pre_task with source=compact, which
       logs the compaction and reloads memory;
   tool.execute.after for edit/write/patch/multiedit -> post_edit, whose reminder is
-      appended to the tool output the model reads."""
+      appended to the tool output the model reads;
+  experimental.session.compacting -> on_compact as PreCompact: what the summary must keep is
+      added to OpenCode's summary prompt (output.context)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,6 +22,9 @@ NAME = "opencode"
 # Paths that, when present in a repo, suggest opencode is in use.
 DETECT: tuple[str, ...] = (".opencode", "opencode.json")
 TRANSCRIPT = False
+# experimental.session.compacting: the plugin adds on_compact's PreCompact output to the
+# summary prompt (summary_budget_tokens).
+SUMMARY_INSTRUCTIONS = True
 PATH = ".opencode/plugins/agenthooks.ts"
 
 def plugin_text() -> str:
