@@ -270,7 +270,9 @@ def test_summary_markers_and_periodic_reload(land):  # type: ignore[no-untyped-d
 def test_pre_compact_flag_reloads_on_the_next_prompt_only(land):  # type: ignore[no-untyped-def]
     repo, env = land
     pre = {"session_id": "s1", "hook_event_name": "PreCompact", "trigger": "auto"}
-    assert run_hook(repo, "on_compact", pre, "claude-code", env=env).stdout == ""
+    # Claude Code hands PreCompact's plain output to its summarizer: no block there, no JSON.
+    out = run_hook(repo, "on_compact", pre, "claude-code", env=env).stdout
+    assert BEGIN not in out and not out.startswith("{") and "Indent with 4 spaces" in out
     assert BEGIN in prompt(repo, env, None).stdout
     assert prompt(repo, env, None).stdout == ""
 
