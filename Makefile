@@ -8,7 +8,7 @@ E2E_PINS := tests/e2e/pins.txt
 E2E_PIP_VENV := $(E2E_CACHE)/pip-venv
 DEMO := .demo/sample-repo
 
-.PHONY: all demo test e2e-deps bench stress lint clean
+.PHONY: all demo test test-awk e2e-deps bench stress lint clean
 
 all: test
 
@@ -41,6 +41,17 @@ demo: $(DEMO_VENV)/bin/agenthooks
 
 test: $(BIN)/agenthooks
 	$(BIN)/python -m pytest -q -n 2 tests
+
+# The suite's awk checks (the awk programs, the hooks that run them, past releases' hooks)
+# with each awk a Debian box may have as `awk`, started in a UTF-8 locale (the hooks run
+# awk under LC_ALL=C; tests/test_locales.py runs them under C, C.UTF-8, en_US.UTF-8, zh_CN.UTF-8).
+AWKS ?= mawk gawk original-awk
+AWK_LANG ?= C.UTF-8
+AWK_TESTS ?= tests/test_render.py tests/test_locales.py tests/runtime/test_hooks.py \
+	tests/test_upgrade_layout.py tests/memory/test_memory_show.py
+test-awk: $(BIN)/agenthooks
+	@set -e; for a in $(AWKS); do echo "test-awk: awk is $$a, LANG=$(AWK_LANG)"; \
+	  AGENTHOOKS_AWK=$$a LANG=$(AWK_LANG) $(BIN)/python -m pytest -q -n 2 $(AWK_TESTS); done
 
 # The pinned agent CLIs for tests/e2e (about 2.8 GB); `make test` never downloads them.
 e2e-deps:

@@ -162,13 +162,16 @@ def _ask(prompter: Prompter, q: Question, default: Any) -> Any:
         return bool(prompter.confirm(q.message, bool(default)))
 
     def valid(text: str) -> bool | str:
+        if not text.strip():
+            return True  # Enter on an emptied answer: the default
         try:
             check(q.name, text)
         except UserError as exc:
             return str(exc)
         return True
 
-    return prompter.text(q.message, str(default), valid)
+    answer = prompter.text(q.message, str(default), valid)
+    return answer if str(answer).strip() else default
 
 
 class QuestionaryPrompter:
@@ -196,9 +199,18 @@ class QuestionaryPrompter:
         return str(questionary.select(message, choices=items, default=default, **self.io).unsafe_ask())
 
     def text(self, message: str, default: str, validate: Callable[[str], bool | str]) -> str:
+        """Asked again until valid, the error beside the question (not in a toolbar at the
+        foot of the screen), the answer given kept for editing."""
         import questionary
 
-        return str(questionary.text(message, default=default, validate=validate, **self.io).unsafe_ask())
+        shown, why = default, ""
+        while True:
+            asked = f"{message} ({why}; empty: {default})" if why else message
+            answer = str(questionary.text(asked, default=shown, **self.io).unsafe_ask())
+            verdict = validate(answer)
+            if verdict is True:
+                return answer
+            shown, why = answer, str(verdict) if verdict else "not valid"
 
     def confirm(self, message: str, default: bool) -> bool:
         import questionary
@@ -209,13 +221,11 @@ class QuestionaryPrompter:
                                         **self.io).unsafe_ask())
 
     def pick_rules(self, offer: list[Any]) -> Optional[list[Any]]:
-        """The rules install offers to bring into tattoo.md, every one ticked."""
+        """The rules install offers to bring into tattoo.md, a page at a time, ticked as
+        importer.TICK_RULE says. None when cancelled."""
         from agenthooks.memory import importer
 
-        names = "/".join(sorted({f.source for f in offer}))
-        return importer.ask_checkbox(
-            offer, message=f"Bring these rules from {names} into .agent/memory/tattoo.md? "
-                           "(space: untick, enter: import the ticked)", **self.io)
+        return importer.ask_pages(offer, **self.io)
 
 
 class ScriptedPrompter:

@@ -13,7 +13,9 @@ from agenthooks.errors import UserError
 COMMANDS: tuple[str, ...] = ("install", "doctor", "uninstall", "show", "lint", "simulate", "archive", "promote",
             "status", "verify")
 # Writing memory from the command line: import rules, add a rule or note, open an editor.
-COMMANDS += ("import_rules", "rule", "edit")
+COMMANDS += ("import_rules", "rule", "edit", "board")
+# Beyond one repo: the Claude Code plugin's folder, for --plugin-dir and a `command` source.
+COMMANDS += ("plugin_path",)
 
 app = typer.Typer(
     name="agenthooks",
@@ -48,6 +50,45 @@ for _name in COMMANDS:
             raise
         continue
     _mod.register(app)
+
+
+@app.command("help")
+def _help(
+    command: Annotated[Optional[list[str]], typer.Argument(
+        metavar="[COMMAND]...", help="The command (and subcommand) to explain.")] = None,
+) -> int:
+    """Show the help of agenthooks, or of COMMAND."""
+    return main([*(command or []), "--help"])
+
+
+def _whole_summaries(typer_app: typer.Typer) -> None:
+    """Each command's summary in --help is its docstring's whole first paragraph: click
+    would cut it at the first period or the terminal's width, with '...'."""
+    import inspect
+
+    def unset(value: Any) -> bool:  # None, or typer's placeholder for a default
+        return value is None or type(value).__name__ == "DefaultPlaceholder"
+
+    def first(doc: Any) -> str | None:
+        return None if unset(doc) else " ".join(str(doc or "").split("\n\n", 1)[0].split()) or None
+
+    for info in typer_app.registered_commands:
+        if unset(info.short_help):
+            info.short_help = first(info.help) or first(
+                inspect.getdoc(info.callback) if info.callback else None)
+    for group in typer_app.registered_groups:
+        sub = group.typer_instance
+        if sub is None:
+            continue
+        text = first(sub.info.help) or first(group.help)
+        if unset(group.short_help):
+            group.short_help = text
+        if unset(sub.info.short_help):
+            sub.info.short_help = text
+        _whole_summaries(sub)
+
+
+_whole_summaries(app)
 
 
 def _fail(message: str, hint: str | None = None) -> None:

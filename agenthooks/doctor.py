@@ -37,7 +37,12 @@ def fix_missing(root: Path, missing: list[str], files: dict[str, Any]) -> str:
     return "agenthooks install" + "".join(f" --restore {rel}" for rel in restore)
 
 
-def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
+STALE_RECORD = ("{rel} is recorded as edited by you, but it is exactly what agenthooks renders "
+                "(a stale record: two installs at once?): run agenthooks install to record it")
+
+
+def _hooks(root: Path, files: dict[str, Any],
+           renders: dict[str, str] | None = None) -> list[Check]:
     out = []
     for hook in render.HOOKS:
         rel = f".agent/hooks/{hook}.sh"
@@ -69,6 +74,8 @@ def _hooks(root: Path, files: dict[str, Any]) -> list[Check]:
             out.append(Check(name, "warn", f"{rel} is not in the manifest: run agenthooks install"))
         elif manifest.is_pristine(data, rec):
             out.append(Check(name, "ok", "present, executable, pristine"))
+        elif renders is not None and manifest.lf(data) == renders.get(rel, "").encode("utf-8"):
+            out.append(Check(name, "fail", STALE_RECORD.format(rel=rel)))
         else:
             out.append(Check(name, "ok", "present, executable, edited by you (upgrades merge "
                              "into it)"))
@@ -144,9 +151,13 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
         except (UserError, OSError, UnicodeDecodeError):
             pass
     if old:
-        return [Check("templates", "fail", f"installed templates are older than agenthooks "
-                      f"{__version__} ({', '.join(sorted(set(old)))}): run agenthooks install "
-                      "to upgrade")]
+        by = str(data.get("agenthooks", "") or "an earlier agenthooks")
+        by = f"agenthooks {by}" if by[:1].isdigit() else by
+        when = (f"installed by an earlier build of agenthooks {__version__}"
+                if by == f"agenthooks {__version__}" else f"installed by {by}")
+        return [Check("templates", "fail", f"installed templates are older than this "
+                      f"agenthooks {__version__}'s ({when}; {', '.join(sorted(set(old)))}): "
+                      "run agenthooks install to upgrade")]
     return [Check("templates", "ok", f"current for agenthooks {__version__}")]
 
 
@@ -187,6 +198,101 @@ def _registrations(root: Path, answers: dict[str, Any], files: dict[str, Any]) -
         else:
             out.append(Check(f"framework {name}", "ok", "nothing to register (see install's next steps)"))
     return out
+
+
+def renders(data: dict[str, Any], root: Path) -> dict[str, str] | None:
+    """What install would write under .agent/hooks/ now, when the installed hooks are this
+    release's (else None: the templates check says what to do)."""
+    answers = data.get("answers", {})
+    files = data.get("files", {})
+    try:
+        planned = {pf.path: pf for pf in render.plan(answers) if pf.path.startswith(".agent/hooks/")}
+    except Exception:  # noqa: BLE001 - answers that no longer render: other checks say so
+        return None
+    for rel, pf in planned.items():
+        rec = files.get(rel)
+        if isinstance(rec, dict) and rec.get("rev") != render.TEMPLATE_REVS.get(pf.template):
+            return None
+    return {rel: pf.text for rel, pf in planned.items()}
+
+
+def _served(root: Path, data: dict[str, Any], now: dict[str, str] | None) -> list[Check]:
+    """The hooks on disk serve every framework the answers register: for each one, the
+    lines its render adds (its envelope, its transcript reader, ...) are there. A run that
+    rendered for another set (two installs at once, an .agenthooks-new moved into place)
+    leaves a framework registered against hooks that do not speak its envelope."""
+    answers = data.get("answers", {})
+    selected = [f for f in answers.get("frameworks", []) if f in frameworks.NAMES]
+    if now is None or not selected:
+        return []
+    disk = {}
+    for rel in now:
+        path = root / rel
+        if not path.is_file() or path.is_symlink():
+            continue
+        text = path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n")
+        template = rel.removeprefix(".agent/")
+        # Only this release's renders: a hook the user kept from an earlier release (a
+        # resolved conflict) serves its hosts its own way.
+        if f"template={template}@{render.TEMPLATE_REVS.get(template)}\n" in text:
+            disk[rel] = set(text.split("\n"))
+    missing: dict[str, list[str]] = {}
+    for name in selected:
+        others = [f for f in selected if f != name] or [frameworks.DEFAULT]
+        try:
+            without = {pf.path: pf.text for pf in render.plan(dict(answers, frameworks=others))}
+        except Exception:  # noqa: BLE001
+            continue
+        for rel, text in now.items():
+            need = set(text.split("\n")) - set(without.get(rel, "").split("\n"))
+            if rel in disk and need - disk[rel]:
+                missing.setdefault(name, []).append(rel)
+    out = []
+    for name, rels in missing.items():
+        files = sorted(rels)
+        out.append(Check(
+            f"hooks for {name}", "fail",
+            f"{name} is registered, but {', '.join(files)} {'was' if len(files) == 1 else 'were'} "
+            "rendered without it (its envelope is missing): render "
+            f"{'it' if len(files) == 1 else 'them'} again (edits of yours in "
+            f"{'it' if len(files) == 1 else 'them'} are lost): rm {' '.join(files)} && "
+            "agenthooks install" + "".join(f" --restore {f}" for f in files)))
+    return out
+
+
+def _stale_records(root: Path, data: dict[str, Any], now: dict[str, str] | None) -> list[Check]:
+    """Library files recorded as edited by the user that are byte for byte the render
+    (the hooks themselves are checked in _hooks)."""
+    if now is None:
+        return []
+    out = []
+    hooks = {f".agent/hooks/{hook}.sh" for hook in render.HOOKS}
+    for rel, text in sorted(now.items()):
+        rec = data.get("files", {}).get(rel)
+        path = root / rel
+        if rel in hooks or not isinstance(rec, dict) or not path.is_file():
+            continue
+        cur = path.read_bytes()
+        if not manifest.is_pristine(cur, rec) and manifest.lf(cur) == text.encode("utf-8"):
+            out.append(Check(f"file {rel}", "fail", STALE_RECORD.format(rel=rel)))
+    return out
+
+
+def _committed(root: Path, files: dict[str, Any], local: bool = False) -> list[Check]:
+    """Every file teammates need, against git's ignore rules (committed.py); an install kept
+    out of git on purpose (install --local) has nothing to commit."""
+    from agenthooks import committed, gitstore
+
+    if gitstore.git_prefix(root) is None:
+        return []
+    if local:
+        return [Check("committed", "ok", "install --local: kept out of git in this checkout on purpose")]
+    lost = committed.ignored(root, committed.needed(root, files))
+    if lost:
+        return [Check("committed", "fail", "; ".join(f.say() for f in lost)
+                      + f": git add skips {'it' if len(lost) == 1 else 'them'}, so teammates "
+                      f"would not get {'it' if len(lost) == 1 else 'them'}: {committed.fix(lost)}")]
+    return [Check("committed", "ok", "no file teammates need is ignored by git")]
 
 
 def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
@@ -338,10 +444,65 @@ def _sessions(root: Path) -> list[Check]:
                          "announced compaction was followed by a reload")]
 
 
+def _everywhere(root: Path, answers: dict[str, Any] | None) -> list[Check]:
+    """What runs our hooks beyond the repo's own settings (the Claude Code plugin, a
+    user-level install), per host, and whether memory then comes once: the dispatcher steps
+    aside where the repo's registration is loaded, so only a user's settings that run a
+    repo's hooks directly inject twice. answers None: a repo without .agent/."""
+    from agenthooks import dispatch, userinstall
+
+    out = []
+    for fw in userinstall.hosts():
+        via_user, direct = userinstall.registered(fw)
+        plugin = bool(getattr(fw, "plugin_enabled", lambda _root: False)(root))
+        if not (via_user or plugin or direct):
+            continue
+        name = f"{fw.NAME} beyond the repo"
+        routes = [r for r, on in (("the agenthooks plugin", plugin),
+                                  (f"your user-level install ({fw.user_settings()})", via_user)) if on]
+        what = " and ".join(routes) or f"your user settings ({fw.user_settings()})"
+        if via_user:
+            script = userinstall.script()
+            found = dispatch.release(script.read_bytes()) if script.is_file() else None
+            if found is None:
+                out.append(Check(name, "fail", f"{fw.user_settings()} runs {script}, which is "
+                                 "missing: run agenthooks install --user"))
+            elif found != __version__:
+                out.append(Check(name, "warn", f"{script} is from agenthooks {found}: run "
+                                 "agenthooks install --user to bring it to " + __version__))
+        if answers is None:
+            out.append(Check(name, "ok", f"{what} run(s) the hooks of any repo with .agent/, "
+                             "and stay(s) silent here until it has one"))
+            continue
+        registered = [rel for rel, _ in fw.unregister(root)]
+        if direct and (registered or routes):
+            twice = registered[0] if registered else routes[0]
+            out.append(Check(name, "fail", f"{fw.user_settings()} runs a repo's .agent/hooks/ "
+                             f"directly, and {twice} runs them too: memory is injected twice. "
+                             f"Take those entries out of {fw.user_settings()} (agenthooks "
+                             "install --user runs the hooks of every repo, once)"))
+            continue
+        if registered:
+            out.append(Check(name, "ok", f"{what} step(s) aside where {', '.join(registered)} "
+                             "is loaded, so memory comes once (a session started in a subfolder, "
+                             "which loads no project hooks, gets it from them)"))
+        else:
+            out.append(Check(name, "ok", f"memory comes from {what}; nothing in the repo "
+                             "registers the hooks"))
+        if fw.NAME not in answers.get("frameworks", []):
+            out.append(Check(name, "warn", f"the hooks are rendered without {fw.NAME}: its "
+                             "sessions get the block as plain text, and no reminder after an "
+                             f"edit reaches the model: agenthooks install --add {fw.NAME}"))
+    return out
+
+
 def checks(root: Path) -> list[Check]:
     agent = root / ".agent"
     if not agent.is_dir():
-        return [Check("layout", "fail", f"no .agent/ in {root}: run agenthooks install")]
+        return [Check("layout", "fail", f"no .agent/ in {root}: no memory here yet. To add it, "
+                      "run agenthooks install (its files committed, for everyone who clones "
+                      "the repo) or agenthooks install --local (this checkout only, nothing "
+                      "committed)")] + _everywhere(root, None)
     out = []
     try:
         data = manifest.load(root)
@@ -358,20 +519,25 @@ def checks(root: Path) -> list[Check]:
         out += _manifest(root, data)
     out.append(Check("bash", "ok" if shutil.which("bash") else "fail",
                      shutil.which("bash") or "bash is not on PATH: the hooks cannot run"))
-    out += _hooks(root, data.get("files", {}))
+    now = renders(data, root)
+    out += _hooks(root, data.get("files", {}), now)
     out += _syntax(root)
     out += _pending(root, data.get("files", {}))
+    out += _stale_records(root, data, now)
     out += _outdated(data, root)
     answers = data.get("answers", {})
     if answers.get("frameworks"):
         out += _registrations(root, answers, data.get("files", {}))
+        out += _served(root, data, now)
     if "frameworks" in answers:
         out += _unselected(root, answers)
+    out += _committed(root, data.get("files", {}), bool(answers.get("local")))
     out += _config(root, answers)
     out += _enabled(root)
     out += _outside(root)
     out += _lint(root)
     out += _sessions(root)
+    out += _everywhere(root, answers)
     return out
 
 

@@ -132,6 +132,12 @@ def mark_unmerged(root: Path, relpath: str, base: bytes, ours: bytes, theirs: by
     return proc is not None and proc.returncode == 0
 
 
+def tracked(root: Path, relpath: str) -> bool:
+    """Does git track a file at relpath, or under it?"""
+    proc = _git(root, "ls-files", "-z", "--", relpath)
+    return proc is not None and proc.returncode == 0 and bool(proc.stdout)
+
+
 def dirty(root: Path, relpaths: list[str]) -> list[str]:
     """Those of relpaths that git sees as modified, staged or untracked."""
     prefix = git_prefix(root)

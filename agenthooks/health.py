@@ -137,9 +137,11 @@ def fresh_note(agent: Path) -> str | None:
 
 
 def is_cli_action(ln: LogLine) -> bool:
-    """A line the CLI wrote (promote, or archive through pre_task --archive): no agent
-    session ran, so it is no session's line."""
-    return ln.hook == "promote" or ln.message.startswith(("archive:", "archived the snapshot"))
+    """A line the CLI wrote (import, rule, note, board, promote, or archive through
+    pre_task --archive): no agent session ran, so it is no session's line."""
+    from agenthooks.memory import parse
+
+    return ln.hook in parse.CLI_HOOKS or ln.message.startswith(("archive:", "archived the snapshot"))
 
 
 def from_log(lines: Iterable[LogLine]) -> list[Session]:

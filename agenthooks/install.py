@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agenthooks import answers as answers_mod
-from agenthooks import config, frameworks, gitattributes, gitstore, install_talk, manifest, render, upgrade
+from agenthooks import (config, frameworks, gitattributes, gitexclude, gitstore, install_talk,
+                        installlock, manifest, render, upgrade)
 from agenthooks.errors import UserError
 from agenthooks.files import target_dir, write_atomic
 
@@ -57,7 +58,34 @@ def run(
     import_rules: bool = False,
 ) -> int:
     root = target_dir(dir_)
+    options = dict(yes=yes, dry_run=dry_run, prompter_factory=prompter_factory, echo=echo,
+                   conflict=conflict, restore=restore, interactive=interactive,
+                   allow_dirty=allow_dirty, import_rules=import_rules)
+    if dry_run:  # reads only: no need to wait for another run
+        return _run(root, dir_, flags, **options)  # type: ignore[arg-type]
+    with installlock.held(root, "install"):
+        return _run(root, dir_, flags, **options)  # type: ignore[arg-type]
+
+
+def _run(
+    root: Path,
+    dir_: Path | None,
+    flags: dict[str, Any],
+    *,
+    yes: bool,
+    dry_run: bool,
+    prompter_factory: Callable[[], answers_mod.Prompter] | None,
+    echo: Callable[[str], None],
+    conflict: str,
+    restore: tuple[str, ...],
+    interactive: bool | None,
+    allow_dirty: bool,
+    import_rules: bool,
+) -> int:
+    """The install, under the repo's lock: the manifest is read only once the lock is held,
+    so a run that waited builds on what the other one wrote."""
     recorded = manifest.load(root)
+    local = _local(root, bool(flags.pop("local", False)), recorded.get("answers", {}))
     if (root / ".agent/config.yaml").is_file():
         config.check(root / ".agent/config.yaml")
     template_root, revs = template_override()
@@ -71,6 +99,8 @@ def run(
         recorded.get("answers", {}), root))
     answers = answers_mod.resolve(root, flags, recorded.get("answers", {}), yes=yes,
                                   prompter=prompter, interactive=interactive)
+    if local:
+        answers["local"] = True
     _check_target(root)
     regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
                        template_root=template_root, revs=revs)
@@ -80,15 +110,19 @@ def run(
     old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
     mverdict = "identical" if old == text else ("create" if old is None else "update")
     gone = install_talk.dropped(recorded.get("answers", {}), answers)
-    if asking and not dry_run:
+    writes = any(v.verdict in upgrade.WRITES for v in plan.verdicts) or mverdict != "identical"
+    if asking and not dry_run and writes:
         assert prompter is not None
         install_talk.show_plan(echo, root, plan.verdicts, mverdict, gone)
         answers_mod.confirm_plan(prompter)
     verdicts = plan.verdicts if dry_run else _write(root, plan, answers, text, old)
-    install_talk.import_rules(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
-                              picker=getattr(prompter, "pick_rules", None) if asking else None)
     _report(echo, root, answers, verdicts, mverdict, regs, gone,
             dry_run=dry_run, asking=asking)
+    install_talk.import_rules(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
+                              picker=getattr(prompter, "pick_rules", None) if asking else None)
+    if not dry_run:
+        install_talk.closing(echo, root, verdicts, mverdict != "identical", bool(answers.get("local")))
+    _subfolder_hint(echo, root, dir_, answers)
     attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
     return 1 if attention else 0
 
@@ -118,8 +152,9 @@ def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: 
     """Every file's verdict, the unregistering of dropped frameworks included; no writes."""
     regs = frameworks.registrations(root, answers)
     planned = render.plan(answers, template_root, revs) + [pf for pfs in regs.values() for pf in pfs]
-    # The top .gitattributes block: LF checkouts for the files we own outside .agent/.
-    top = gitattributes.plan(root, planned)
+    # The top .gitattributes block: LF checkouts for the files we own outside .agent/
+    # (none in a --local install: that file is committed).
+    top = None if answers.get("local") else gitattributes.plan(root, planned)
     if top is not None:
         planned.append(top)
     restore_paths = frozenset(_relpath(root, r) for r in restore)
@@ -133,7 +168,67 @@ def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: 
     upgrade.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
     if top is None:
         _drop_gitattributes(root, plan)
+    if answers.get("local"):
+        _exclude(root, plan, regs)
     return regs, plan
+
+
+# --- install --local: this checkout only, nothing to commit -------------------------------
+
+def _local(root: Path, given: bool, recorded: dict[str, Any]) -> bool:
+    """Is this a --local install (given now, or recorded)? Refused where it cannot keep
+    its promise: a checkout that commits .agent/, or one installed for the team."""
+    if not given:
+        return bool(recorded.get("local"))
+    if recorded.get("frameworks") and not recorded.get("local"):
+        raise UserError("--local: this checkout has an install for the team (its files are "
+                        "meant to be committed)", hint="run agenthooks uninstall first, then "
+                        "agenthooks install --local")
+    if gitstore.git_prefix(root) is None:
+        raise UserError(f"--local: {root} is not in a git repository: there is nothing to keep "
+                        "its memory out of", hint="install without --local")
+    if gitstore.tracked(root, ".agent"):
+        raise UserError("--local: this repository commits .agent/: its memory is shared here",
+                        hint="install without --local; or use the plugin or agenthooks install "
+                        "--user, which run the committed hooks")
+    return True
+
+
+def _exclude(root: Path, plan: upgrade.Plan, regs: dict[str, list[Any]]) -> None:
+    """Every file outside .agent/ must be a host's local settings file; all of them and
+    .agent/ go into our block of .git/info/exclude."""
+    paths = [".agent/"]
+    for name, pfs in regs.items():
+        local = getattr(frameworks.get(name), "LOCAL_PATH", None)
+        for pf in pfs:
+            if pf.path.startswith(".agent/"):
+                continue
+            if pf.path != local:
+                raise UserError(f"--local: {name} has no settings file of this checkout's own "
+                                f"(its hooks would go into {pf.path}, which is committed)",
+                                hint=f"drop it (--framework), and let agenthooks install --user "
+                                f"--framework {name} run the hooks for every repository instead")
+            paths.append(pf.path)
+    target, old, new = gitexclude.planned(root, ["/" + p for p in paths])
+    if old == new:
+        return
+    shown = os.path.relpath(target, root)
+    plan.steps.append(upgrade.Step(
+        upgrade.Verdict("create" if old is None else "update", shown,
+                        "kept out of git in this checkout: " + " ".join(paths)),
+        writes=[(target, new.encode("utf-8"), 0o644)]))
+
+
+def _subfolder_hint(echo: Callable[[str], None], root: Path, dir_: Path | None,
+                    answers: dict[str, Any]) -> None:
+    """Run from a subfolder of the repo: where a host started there loads no project hooks."""
+    here = Path(dir_).expanduser().resolve() if dir_ is not None else Path.cwd().resolve()
+    if here == root.resolve() or root.resolve() not in here.parents:
+        return
+    for name in answers["frameworks"]:
+        hint = getattr(frameworks.get(name), "SUBFOLDER_HINT", None)
+        if hint:
+            echo(f"note: {hint}")
 
 
 def _drop_gitattributes(root: Path, plan: upgrade.Plan) -> None:
@@ -179,8 +274,6 @@ def _report(echo: Callable[[str], None], root: Path, answers: dict[str, Any],
     if dry_run:
         for name in gone:
             echo(f"unregister {name}: wired at the last install, not selected now")
-    elif asking:
-        install_talk.closing(echo, verdicts, mverdict != "identical")
 
 
 def _relpath(root: Path, given: str) -> str:

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import frameworks, gitattributes, gitstore, manifest, upgrade
+from agenthooks import frameworks, gitattributes, gitexclude, gitstore, installlock, manifest, upgrade
 from agenthooks.errors import UserError
 from agenthooks.files import target_dir
 from agenthooks.upgrade import Plan, Step, Verdict
@@ -45,7 +45,18 @@ def classify(root: Path, data: dict[str, Any]) -> Plan:
     _orphans(root, plan)
     _memory(root, plan)
     _runtime(root, plan)
+    _exclude(root, plan)
     return plan
+
+
+def _exclude(root: Path, plan: Plan) -> None:
+    """An install --local: its block leaves .git/info/exclude (the user's lines stay)."""
+    found = gitexclude.unplanned(root)
+    if found is not None:
+        path, text = found
+        plan.steps.append(Step(Verdict("update", os.path.relpath(path, root), "our --local block "
+                                       "removed, yours kept"),
+                               writes=[(path, text.encode("utf-8"), path.stat().st_mode & 0o777)]))
 
 
 def _registrations(root: Path, data: dict[str, Any], plan: Plan) -> set[str]:
@@ -216,6 +227,14 @@ def _writable(root: Path, plan: Plan, purge: bool) -> None:
 def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
         confirm: Callable[[str], bool] | None, echo: Callable[[str], None]) -> int:
     root = target_dir(dir_)
+    if dry_run:  # reads only: no need to wait for another run
+        return _run(root, purge=purge, yes=yes, dry_run=dry_run, confirm=confirm, echo=echo)
+    with installlock.held(root, "uninstall"):
+        return _run(root, purge=purge, yes=yes, dry_run=dry_run, confirm=confirm, echo=echo)
+
+
+def _run(root: Path, *, purge: bool, yes: bool, dry_run: bool,
+         confirm: Callable[[str], bool] | None, echo: Callable[[str], None]) -> int:
     mpath = root / manifest.PATH
     if not (root / ".agent").is_dir():
         raise UserError(f"nothing to uninstall: no .agent/ in {root}")

@@ -222,16 +222,38 @@ def _registration(s: Seen) -> Outcome:
 
 
 def _registration_change(cur: bytes | None, new: bytes) -> str:
-    """Name a top-level key of ours that comes or goes (--statusline / --no-statusline
-    splice .claude/settings.json's statusLine), so the verdict says what it took out."""
+    """What the splice really changes: our hooks added to or taken from which events, and
+    a top-level key of ours that comes or goes (--statusline / --no-statusline splice
+    .claude/settings.json's statusLine)."""
     import json
 
+    from agenthooks.frameworks._jsonhooks import OURS_RE
+
     try:
-        old_keys = set(json.loads(cur or b"{}"))
-        new_keys = set(json.loads(new))
-    except (ValueError, TypeError):  # JSONC, or not an object: the general wording
-        old_keys = new_keys = set()
-    said = [f"our {k} removed" for k in sorted(old_keys - new_keys)] + \
+        old_doc, new_doc = json.loads(cur or b"{}"), json.loads(new)
+    except (ValueError, TypeError):  # JSONC, or not JSON: count our commands in the text
+        before = len(OURS_RE.findall((cur or b"").decode("utf-8", "replace")))
+        after = len(OURS_RE.findall(new.decode("utf-8", "replace")))
+        if before == 0 and after:
+            return f"added our {after} hook entr{'y' if after == 1 else 'ies'}, yours kept"
+        return "our entries refreshed, yours kept"
+    if not isinstance(old_doc, dict) or not isinstance(new_doc, dict):
+        return "our entries refreshed, yours kept"
+
+    def events(doc: dict[str, Any]) -> set[str]:
+        hooks = doc.get("hooks")
+        if isinstance(hooks, dict):
+            return {ev for ev, v in hooks.items() if OURS_RE.search(json.dumps(v))}
+        return {"hooks"} if OURS_RE.search(json.dumps(hooks)) else set()
+
+    said = []
+    added, gone = sorted(events(new_doc) - events(old_doc)), sorted(events(old_doc) - events(new_doc))
+    if added:
+        said.append(f"added our hooks for {len(added)} event(s): {', '.join(added)}")
+    if gone:
+        said.append(f"took our hooks out of {len(gone)} event(s): {', '.join(gone)}")
+    old_keys, new_keys = set(old_doc), set(new_doc)
+    said += [f"our {k} removed" for k in sorted(old_keys - new_keys)] + \
         [f"our {k} added" for k in sorted(new_keys - old_keys) if k != "hooks"]
     return ", ".join(said + ["yours kept"]) if said else "our entries refreshed, yours kept"
 
@@ -447,8 +469,8 @@ def _restore_needed(seens: list[Seen], steps: list[Step], records: dict[str, Any
             if s.pf.kind != "owned" or s.cur is not None or s.lexists or s.rec is None \
                     or steps[i].writes or steps[i].verdict.verdict != "keep":
                 continue
-            needers = [o.path.name for j, o in enumerate(seens)
-                       if j != i and _needs(o, _after(o, steps[j]), s)]
+            needers = [o.path.name if o.pf.path.startswith(HOOK_DIR) else o.pf.path
+                       for j, o in enumerate(seens) if j != i and _needs(o, _after(o, steps[j]), s)]
             if not needers:
                 continue
             steps[i] = Step(Verdict("restore", s.pf.path, f"deleted, but needed by "
@@ -460,11 +482,20 @@ def _restore_needed(seens: list[Seen], steps: list[Step], records: dict[str, Any
 
 
 def _needs(o: Seen, text: bytes | None, s: Seen) -> bool:
-    """Does the hook O (with TEXT once upgraded) need the file S to run?"""
-    if text is None or not o.pf.path.startswith(HOOK_DIR) or o.pf.path.startswith(HOOK_LIB) \
-            or not s.pf.path.startswith(HOOK_DIR):
+    """Does O (with TEXT once upgraded) need the file S to run? A hook needs what it
+    sources; a framework's registration, plugin or wrapper needs every hook it calls
+    (kept deleted, the host would run a missing file at every event)."""
+    if text is None or not s.pf.path.startswith(HOOK_DIR):
+        return False
+    if o.pf.kind == "registration" or o.pf.template.startswith("frameworks/"):
+        return s.pf.path.encode() in CALLS_RE.findall(text)
+    if not o.pf.path.startswith(HOOK_DIR) or o.pf.path.startswith(HOOK_LIB):
         return False
     return s.pf.path.removeprefix(HOOK_DIR) in sourced(text)
+
+
+# How a framework's file names a hook it calls.
+CALLS_RE = re.compile(rb"\.agent/hooks/[A-Za-z0-9_.-]+\.sh")
 
 
 def _hold_release(seens: list[Seen], steps: list[Step], records: dict[str, Any]) -> None:

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import BASH, BENCH, FRAMEWORK, ROOT, Table  # noqa: E402
 from lab import Lab  # noqa: E402
 from suite_contention import bench_contention, worker  # noqa: E402
+from suite_continuity import bench_continuity  # noqa: E402
 from suite_growth import bench_growth  # noqa: E402
 from suite_installer import bench_installer  # noqa: E402
 from suite_latency import bench_latency  # noqa: E402
@@ -41,7 +42,7 @@ def main() -> int:
     ap.add_argument("--installer-runs", type=int, default=15)
     ap.add_argument("--agents", type=int, default=16)
     ap.add_argument("--loops", type=int, default=20, help="prompts per agent in the contention run")
-    ap.add_argument("--only", default="123456", help="sections to run, e.g. 13")
+    ap.add_argument("--only", default="1234567", help="sections to run, e.g. 13 (7: the real agent CLIs)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder")
     ap.add_argument("--instructions-only", action="store_true",
                     help="section 6: the callgrind counts alone, no timed runs")
@@ -70,6 +71,8 @@ def main() -> int:
             bench_installer(lab, table, args, details)
         if "6" in args.only:
             bench_release(lab, table, args, details)
+        if "7" in args.only:
+            bench_continuity(table, args, details)
     finally:
         os.chdir(ROOT)
         if args.keep:

@@ -11,6 +11,26 @@ import pytest
 # `support.<name>` from every test folder.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+def _chosen_awk() -> str | None:
+    """AGENTHOOKS_AWK=mawk (gawk, original-awk, a path): that awk is `awk` for the whole run,
+    first on PATH, as it would be on a machine whose awk it is (make test-awk runs each)."""
+    import shutil
+    import tempfile
+
+    chosen = os.environ.get("AGENTHOOKS_AWK", "")
+    if not chosen:
+        return None
+    found = shutil.which(chosen)
+    if found is None:
+        raise pytest.UsageError(f"AGENTHOOKS_AWK={chosen}: no such program on PATH")
+    bindir = Path(tempfile.mkdtemp(prefix="agenthooks-awk-"))
+    (bindir / "awk").symlink_to(found)
+    os.environ["PATH"] = f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"
+    return found
+
+
+CHOSEN_AWK = _chosen_awk()
+
 # The real-CLI cache lives outside every test's throwaway HOME.
 os.environ.setdefault(
     "AGENTHOOKS_E2E_CACHE", str(Path(os.path.expanduser("~")) / ".cache" / "agenthooks-e2e"))
@@ -64,12 +84,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = keep
 
 
-def pytest_report_header(config: pytest.Config) -> str:
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    import shutil
+
     chosen = selected_userlands()
+    awk = f"awk: {CHOSEN_AWK or shutil.which('awk')} (AGENTHOOKS_AWK=mawk|gawk|original-awk: " \
+          f"make test-awk runs each); LANG={os.environ.get('LANG', '')} " \
+          f"LC_ALL={os.environ.get('LC_ALL', '')}"
     if chosen is None:
-        return "userlands: all (gnu, busybox, macos with bash 3.2, windows)"
-    return (f"userlands: {', '.join(sorted(chosen))} (AGENTHOOKS_USERLANDS=all, make stress "
-            "and CI run every one)")
+        return ["userlands: all (gnu, busybox, macos with bash 3.2, windows)", awk]
+    return [f"userlands: {', '.join(sorted(chosen))} (AGENTHOOKS_USERLANDS=all, make stress "
+            "and CI run every one)", awk]
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agenthooks import health, statefiles, transcript
-from support.helpers import cli, install, make_repo
+from support.helpers import log_lines, cli, install, make_repo
 from support.upgrade import tree
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
@@ -248,6 +248,19 @@ def test_status_cli_actions_are_no_sessions(repo: Path) -> None:
     assert sorted(s["session_id"] for s in data["sessions"]) == ["s-1", "s-2", "unknown"]
     text = cli("status", str(repo), "--all").stdout
     assert "session default" not in text and "promote" not in text
+
+
+def test_the_clis_own_log_lines_are_no_phantom_session(repo: Path) -> None:
+    """import, rule, note and board log what they wrote; no agent session ran."""
+    (repo / "AGENTS.md").write_text("- Never push to main\n")
+    for args in (("import", "--yes"), ("rule", "Never skip the tests"), ("note", "CI is slow"),
+                 ("board", "doing", "Port the parser")):
+        proc = cli(*args, str(repo))
+        assert proc.returncode == 0, (args, proc.stderr)
+    assert len(log_lines(repo)) == 4
+    data = json.loads(cli("status", str(repo), "--json", "--all").stdout)
+    assert data["sessions"] == []
+    assert "sessions:" not in cli("doctor", str(repo)).stdout
 
 
 def test_status_no_such_session(repo: Path) -> None:

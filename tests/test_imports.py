@@ -17,15 +17,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agenthooks", "agenthooks.errors", "agenthooks.messages", "agenthooks.platforms",
      "agenthooks.redact", "agenthooks.files", "agenthooks.config", "agenthooks.manifest",
      "agenthooks.templating", "agenthooks.statefiles", "agenthooks.hookrun", "agenthooks.syntax",
-     "agenthooks.gitattributes"),
+     "agenthooks.gitattributes", "agenthooks.dispatch", "agenthooks.gitexclude",
+     "agenthooks.installlock"),
     ("agenthooks.frameworks.",),          # one module per framework and their helpers
     ("agenthooks.frameworks",),           # the registry over them
     ("agenthooks.render", "agenthooks.transcript", "agenthooks.gitstore"),
     ("agenthooks.memory.",),              # memory files: readers, then the tools over them
-    ("agenthooks.health",),               # reads memory, the log and transcripts
+    ("agenthooks.health", "agenthooks.committed"),  # read memory, the log, transcripts, git
     ("agenthooks.upgrade",),
     ("agenthooks.answers", "agenthooks.install_talk", "agenthooks.install",
-     "agenthooks.doctor", "agenthooks.uninstall"),
+     "agenthooks.doctor", "agenthooks.uninstall", "agenthooks.userinstall"),
     ("agenthooks.commands.",),
     ("agenthooks.commands", "agenthooks.cli", "agenthooks.__main__"),
 )

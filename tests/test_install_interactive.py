@@ -158,7 +158,7 @@ def test_the_readme_git_add_line_works_after_a_claude_code_install(tmp_path: Pat
     assert proc.returncode == 0, proc.stderr  # no "pathspec '.codex' did not match"
 
 
-def test_the_rules_in_claude_md_are_offered_ticked_and_enter_imports_them(
+def test_the_rules_in_claude_md_are_counted_offered_ticked_by_the_rule_and_enter_imports(
         tmp_path: Path, isolated_home: Path) -> None:
     repo = make_repo(tmp_path)
     source = "# Notes\n\n- Run make test before every commit.\n- Never push to main directly.\n"
@@ -169,17 +169,19 @@ def test_the_rules_in_claude_md_are_offered_ticked_and_enter_imports_them(
         child.send(ENTER)
     expect(child, r"Write these files\?")
     child.send("y" + ENTER)
+    expect(child, r"2 rule\(s\) found in CLAUDE\.md \(1 ticked\)")  # counted first
+    expect(child, r"ticked: the rules that say must/never/always/don't, up to 20")
     expect(child, r"Bring these rules from CLAUDE\.md into \.agent/memory/tattoo\.md\?")
-    expect(child, r"● Run make test before every commit\.")  # ticked before any key
-    expect(child, r"● Never push to main directly\.")
+    expect(child, r"○ Run make test before every commit\.")  # advice: unticked
+    expect(child, r"● Never push to main directly\.")  # binding: ticked before any key
     assert "make test" not in (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8")
     child.send(ENTER)
     out, rc = finish(child)
     assert rc == 0, out
-    assert "imported 2 rule(s) into .agent/memory/tattoo.md from CLAUDE.md" in out
+    assert "imported 1 rule(s) into .agent/memory/tattoo.md from CLAUDE.md" in out
+    assert "left 1 rule(s) out: recorded in .agent/imports.txt, not offered again" in out
     tattoo = (repo / ".agent/memory/tattoo.md").read_text(encoding="utf-8")
-    assert "- Run make test before every commit.\n" in tattoo
-    assert "- Never push to main directly.\n" in tattoo
+    assert "- Never push to main directly.\n" in tattoo and "make test" not in tattoo
     assert (repo / "CLAUDE.md").read_text(encoding="utf-8") == source
 
 
@@ -196,3 +198,39 @@ def test_uninstall_purge_waits_for_enter_after_its_one_key_answer(
     out, rc = finish(child)
     assert rc != 0 and "nothing was removed" in out
     assert (repo / ".agent/memory").is_dir()
+
+
+def test_an_emptied_budget_takes_the_default_and_an_error_shows_beside_the_question(
+        tmp_path: Path, isolated_home: Path) -> None:
+    from support.terminal import Term
+
+    repo = make_repo(tmp_path)
+    term = Term(repo, isolated_home, "--framework", "generic")
+    for question in ("Which systems", "Language"):
+        term.expect(question)
+        term.send(ENTER)
+    term.expect("Injection budget")
+    term.send("\x7f" * 5 + "lots" + ENTER)  # refused: said on the question's own line
+    term.expect("budget must be a whole number, not 'lots'")
+    asked = term.row(r"^\? Injection budget")
+    said = term.row("budget must be a whole number")
+    assert said == asked, term.text()  # not in a toolbar at the foot of the screen
+    term.send("\x7f" * 4 + ENTER)  # emptied: the default, no error
+    term.expect(r"Write these files\?")
+    term.send("y" + ENTER)
+    out, rc = term.finish()
+    assert rc == 0, out
+    assert json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]["budget_tokens"] == 500
+
+
+def test_a_reinstall_with_nothing_to_write_asks_no_write_question(
+        tmp_path: Path, isolated_home: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "generic")
+    child = spawn(repo, isolated_home)
+    for question in ("Which systems", "Which agent frameworks", "Language", "Injection budget"):
+        expect(child, question)
+        child.send(ENTER)
+    out, rc = finish(child)
+    assert rc == 0, out
+    assert "Write these files?" not in out and "up to date: nothing changed" in out

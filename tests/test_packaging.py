@@ -121,3 +121,73 @@ def test_the_pre_commit_snippet_as_written(tmp_path: Path) -> None:
     good = subprocess.run([pre_commit, "run", "--all-files"], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=300)
     assert good.returncode == 0, good.stdout + good.stderr
+
+
+def _quick_start_with(agenthooks: str, cwd: Path, env: dict[str, str]) -> None:
+    """The quick start's steps 2 and 3 (install --yes, show) with the given command, then
+    a hook of the repo run by the plugin's dispatcher that the installed package ships."""
+    repo = make_repo(cwd, "quick-repo")
+    (repo / ".claude").mkdir()
+    done = subprocess.run([agenthooks, "install", "--yes", str(repo)], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "create     .claude/settings.json" in done.stdout
+    show = subprocess.run([agenthooks, "show", str(repo)], cwd=repo, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert show.returncode == 0 and "AGENT MEMORY BEGIN" in show.stdout, show.stderr
+    where = subprocess.run([agenthooks, "plugin-path"], env=env, capture_output=True, text=True)
+    plugin = Path(where.stdout.strip())
+    assert (plugin / ".claude-plugin/plugin.json").is_file(), where.stdout
+    payload = '{"session_id":"q","cwd":"' + str(repo) + '","hook_event_name":"SessionStart"}'
+    hook = subprocess.run(["bash", "-p", str(plugin / "hooks/dispatch.sh"), "pre_task", "generic"],
+                          input=payload, cwd=cwd, capture_output=True, text=True)
+    assert "AGENT MEMORY BEGIN" in hook.stdout, hook.stderr
+
+
+def test_the_wheel_and_the_sdist_install_in_a_clean_venv_and_run_the_quick_start(
+        workdir: tuple[Path, dict[str, str]]) -> None:
+    """python -m build, as a release is made: both artefacts carry the templates and the
+    plugin, install into a venv holding nothing else, and work (no network at hook time)."""
+    cwd, env = workdir
+    build = require("pyproject-build", "pip install build (make test installs it)")
+    dist = cwd / "dist"
+    proc = subprocess.run([build, "--outdir", str(dist), str(cwd / "agenthooks")], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    wheels, sdists = sorted(dist.glob("*.whl")), sorted(dist.glob("*.tar.gz"))
+    assert len(wheels) == 1 and len(sdists) == 1, sorted(dist.iterdir())
+    import tarfile
+    import zipfile
+
+    names = zipfile.ZipFile(wheels[0]).namelist()
+    assert "agenthooks/plugin/hooks/dispatch.sh" in names and "agenthooks/templates/hooks/pre_task.sh.j2" in names
+    members = tarfile.open(sdists[0]).getnames()
+    top = members[0].split("/")[0]
+    assert f"{top}/.claude-plugin/marketplace.json" in members and f"{top}/plugin/hooks/hooks.json" in members
+    for artefact in (wheels[0], sdists[0]):
+        venv = cwd / f"venv-{artefact.suffix.strip('.')}"
+        subprocess.run([shutil.which("python3") or "python3", "-m", "venv", str(venv)], check=True)
+        pip = subprocess.run([str(venv / "bin/pip"), "install", "-q", str(artefact)], env=env,
+                             capture_output=True, text=True, timeout=600)
+        assert pip.returncode == 0, pip.stdout + pip.stderr
+        _quick_start_with(str(venv / "bin/agenthooks"), cwd / venv.name, env)
+
+
+def test_uvx_from_the_checkout_runs_install_yes(workdir: tuple[Path, dict[str, str]]) -> None:
+    """`uvx --from <clone> agenthooks install --yes` in a temp repo: nothing installed on PATH."""
+    cwd, env = workdir
+    uvx = require("uvx", "pip install uv (make test installs it)")
+    repo = make_repo(cwd, "uvx-repo")
+    (repo / ".claude").mkdir()
+    proc = subprocess.run([uvx, "--from", str(cwd / "agenthooks"), "agenthooks", "install", "--yes"],
+                          cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (repo / ".agent/hooks/pre_task.sh").is_file() and (repo / ".claude/settings.json").is_file()
+    hook = subprocess.run(["bash", ".agent/hooks/pre_task.sh"], cwd=repo, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True)
+    assert hook.returncode == 0 and "AGENT MEMORY" in hook.stdout
+    line = _line("uvx --from")  # the README's own line, as written
+    proc = subprocess.run(["bash", "-c", line.replace("your-repo", str(repo)) + " --yes"], cwd=cwd,
+                          env={**env, "PATH": os.path.dirname(uvx) + os.pathsep + env["PATH"]},
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "up to date" in proc.stdout, proc.stdout + proc.stderr

@@ -127,6 +127,7 @@ PROFILES = [["linux"], ["macos"], ["busybox"], ["windows"], ["linux", "macos"], 
 AWKS = [a for a in ("mawk", "original-awk", "busybox awk", "gawk")
         if shutil.which(a.split()[0]) or (in_ci() and a != "gawk")]
 FRAMEWORK_SETS = [["generic"], ["claude-code"], list(NAMES)]
+AWK_ENV = {**os.environ, "LC_ALL": "C"}  # ah_start's `export LC_ALL=C`
 
 
 @pytest.mark.parametrize("platforms,frameworks", list(itertools.product(PROFILES, FRAMEWORK_SETS)))
@@ -148,12 +149,14 @@ def test_every_profile_passes_shellcheck_and_bash_n(tmp_path: Path, platforms, f
     if "macos" in platforms:
         for p in paths:
             assert findings(Path(p).read_text()) == []
-    # The awk program parses in every awk a userland of the profile may have.
+    # The awk program parses in every awk a userland of the profile may have, run as the
+    # hooks run it: under LC_ALL=C (bytes), whatever locale the test suite was started in
+    # (gawk in a UTF-8 locale refuses clean.awk's byte ranges: Invalid collation character).
     lib = tmp_path / ".agent/hooks/lib"
     for awk in AWKS:
         argv = [*awk.split(), "-f", str(lib / "memory.awk"), "-f", str(lib / "clean.awk"), "-f", str(lib / "block.awk"),
                 "/dev/null"]
-        proc = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"})
+        proc = subprocess.run(argv, capture_output=True, text=True, env=AWK_ENV)
         assert proc.returncode == 0 and proc.stdout.startswith("figures "), (awk, proc.stderr)
 
 

@@ -10,6 +10,7 @@ together until it is resolved), and memory byte-identical."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -92,10 +93,20 @@ def old(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-unty
     assert memory_bytes(r) == before
 
 
-def works(repo: Path, hook: str) -> None:
+# A past release's awk program spelled `\"` in a regexp: gawk (not mawk, not BWK awk) says
+# so on stderr at every run of those hooks. Known, and fixed since; only that line is let be.
+PAST_GAWK_WARNING = re.compile(r"^g?awk: .*warning: regexp escape sequence `\\\"' is not a "
+                               r"known regexp operator$")
+
+
+def works(repo: Path, hook: str, past: bool = False) -> None:
+    """HOOK runs and gives the memory, nothing on stderr (past: the hooks that run are a
+    past release's, which may say PAST_GAWK_WARNING)."""
     stdin = STDIN[hook]
     proc = run_hook(repo, hook, stdin, "claude-code", env={"CLAUDECODE": "1"})
-    assert proc.returncode == 0 and proc.stderr == "", (hook, proc.stderr)
+    said = [ln for ln in proc.stderr.splitlines()
+            if not (past and PAST_GAWK_WARNING.match(ln))]
+    assert proc.returncode == 0 and said == [], (hook, proc.stderr)
     if hook == "pre_task":
         block = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
         assert "Indent with 4 spaces" in block and block.endswith("===== AGENT MEMORY END =====")
@@ -192,7 +203,7 @@ def test_a_conflicting_edit_holds_the_release_and_the_old_hooks_run_together(
     else:
         assert not lib.exists()
     for hook in HOOKS:
-        works(old, hook)
+        works(old, hook, past=True)
     # Resolved (the merge taken, its markers settled for the new side), the next install
     # brings every hook and the library to the new release together.
     side.replace(path)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -11,6 +11,31 @@ from agenthooks import frameworks, install
 
 def register(app: typer.Typer) -> None:
     app.command("install")(install_cmd)
+
+
+UserFlag = Annotated[bool, typer.Option(
+    "--user", help="No repo: register the dispatcher in your user-level settings of each host "
+    "(--framework) that has them, so every repo with .agent/ gets its memory; nothing committed. "
+    "Undo: uninstall --user.")]
+LocalFlag = Annotated[bool, typer.Option(
+    "--local", help="This checkout only: registrations in the hosts' local settings "
+    "(.claude/settings.local.json), .agent/ kept out of git by .git/info/exclude.")]
+
+
+def _prompter() -> Any:
+    from agenthooks.answers import QuestionaryPrompter
+
+    return QuestionaryPrompter()
+
+
+def _user(dir_: Optional[Path], local: bool, framework: Optional[list[str]], dry_run: bool) -> int:
+    from agenthooks import userinstall
+    from agenthooks.errors import UserError
+
+    if dir_ is not None or local:
+        raise UserError("--user installs into no repo: give it no DIR and no --local",
+                        hint="agenthooks install --user [--framework NAME]...")
+    return userinstall.install(framework, dry_run=dry_run, echo=typer.echo)
 
 
 def install_cmd(
@@ -52,23 +77,22 @@ def install_cmd(
     import_: Annotated[bool, typer.Option("--import",
         help="With --yes: import every rule found in CLAUDE.md, AGENTS.md, ... into "
              "tattoo.md (without it --yes imports none).")] = False,
+    user: UserFlag = False,
+    local: LocalFlag = False,
 ) -> int:
     """Scaffold .agent/ and render the hooks; re-run to upgrade."""
     from agenthooks.errors import UserError
 
     if conflict not in ("inline", "new"):
         raise UserError(f"--conflict must be inline or new, not {conflict!r}")
-
-    def prompter():  # type: ignore[no-untyped-def]
-        from agenthooks.answers import QuestionaryPrompter
-
-        return QuestionaryPrompter()
-
+    if user:
+        return _user(dir_, local, framework, dry_run)
     flags = {"frameworks": framework, "add": add, "remove": remove, "platforms": platform, "lang": lang,
              "budget_tokens": budget,
-             "statusline": True if statusline else False if no_statusline else None}
+             "statusline": True if statusline else False if no_statusline else None,
+             "local": local}
     return install.run(dir_, flags, yes=yes, dry_run=dry_run,
-                       prompter_factory=prompter if sys.stdin.isatty() and not yes else None,
+                       prompter_factory=_prompter if sys.stdin.isatty() and not yes else None,
                        echo=typer.echo, conflict=conflict,
                        restore=tuple(restore or ()), allow_dirty=allow_dirty,
                        import_rules=import_)

@@ -17,9 +17,20 @@ def register(app: typer.Typer) -> None:
         yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before --purge.")] = False,
         dry_run: Annotated[bool, typer.Option("--dry-run",
             help="Print what would be removed; write nothing.")] = False,
+        user: Annotated[bool, typer.Option("--user",
+            help="Undo install --user: our entries out of your user-level settings (each file "
+                 "as it was), the dispatcher removed. No repo is touched.")] = False,
     ) -> int:
         """Remove our registrations, pristine generated files and runtime files; keep memory written to and your edits."""
         from agenthooks import uninstall
+
+        if user:
+            from agenthooks import userinstall
+            from agenthooks.errors import UserError
+
+            if dir_ is not None or purge:
+                raise UserError("--user uninstalls from no repo: give it no DIR and no --purge")
+            return userinstall.uninstall(dry_run=dry_run, echo=typer.echo)
 
         def ask(message: str) -> bool:
             import questionary

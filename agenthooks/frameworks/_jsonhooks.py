@@ -2,7 +2,8 @@
 
 Ownership rule: an entry is OURS when its command string names one of our hooks by
 path, `.agent/hooks/pre_task.sh`, `.agent/hooks/post_edit.sh` or `.agent/hooks/on_compact.sh`
-(any prefix: `$CLAUDE_PROJECT_DIR/`, `./`, a `git rev-parse` expression). Everything else in
+(any prefix: `$CLAUDE_PROJECT_DIR/`, `./`, a `git rev-parse` expression), or the dispatcher
+of a user-level install, `agenthooks/dispatch.sh` (in the user's settings). Everything else in
 the file is the user's and is kept as it is, in its order: other top-level keys, other
 events, foreign handlers, even foreign handlers inside a group that also holds ours.
 
@@ -32,7 +33,7 @@ from agenthooks.errors import UserError
 from agenthooks.frameworks import _jsontext
 from agenthooks.frameworks._start import BASH
 
-OURS_RE = re.compile(r"\.agent/hooks/(pre_task|post_edit|on_compact)\.sh")
+OURS_RE = re.compile(r"\.agent/hooks/(pre_task|post_edit|on_compact)\.sh|agenthooks/dispatch\.sh")
 
 Entry = dict[str, Any]
 
@@ -266,6 +267,17 @@ def merge_text(rel: str, text: str | None, ours: dict[str, list[Entry]], shape: 
     if json.dumps(_jsontext.parse(body).data) == json.dumps(data):
         return text  # type: ignore[return-value]  # nothing changes: not a byte either
     return bom + body
+
+
+def without_ours(rel: str, text: str, shape: str, keys: tuple[str, ...] = ("command",)) -> str:
+    """text with each entry of ours spliced out and the rest byte for byte (an event or
+    "hooks" left empty goes too). Raises UserError on a file that is not a JSON object."""
+    bom = BOM if text.startswith(BOM) else ""
+    body = text[len(bom):]
+    if not body.strip():
+        return text
+    _checked(rel, body)
+    return bom + _strip_text(body, shape, keys)
 
 
 def plan_text(root: Path, rel: str, ours: dict[str, list[Entry]], shape: str,

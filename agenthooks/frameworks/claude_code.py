@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from agenthooks import dispatch
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts
@@ -42,6 +43,13 @@ QUESTIONS = ("statusline",)
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"start": "session.sh.j2", "envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2"}
 PATH = ".claude/settings.json"
+# install --local: the checkout's own settings, which Claude Code keeps out of git.
+LOCAL_PATH = ".claude/settings.local.json"
+# install, run from a subfolder of the repo, says this.
+SUBFOLDER_HINT = ("Claude Code started in a subfolder of the repo loads no hooks from its "
+                  ".claude/settings.json (only from the folder it starts in): start it at the "
+                  "repo's top, or let the agenthooks plugin or `agenthooks install --user` run "
+                  "the hooks from any folder (README: Subfolders)")
 TIMEOUT = 30
 
 
@@ -63,11 +71,51 @@ def command(hook: str, windows: bool = False) -> str:
     return f'{prefix}{BASH} "{folder}/.agent/hooks/{hook}.sh" {NAME}'
 
 
-def entries(windows: bool = False) -> dict[str, list[dict[str, Any]]]:
+def entries(windows: bool = False, command_of: Any = None) -> dict[str, list[dict[str, Any]]]:
+    """Our events; command_of(hook) gives each command (the repo's hooks when None)."""
     def group(hook: str, matcher: str | None = None) -> dict[str, Any]:
-        return _jsonhooks.group({"type": "command", "command": command(hook, windows),
-                                 "timeout": TIMEOUT}, matcher)
+        cmd = command_of(hook) if command_of is not None else command(hook, windows)
+        return _jsonhooks.group({"type": "command", "command": cmd, "timeout": TIMEOUT}, matcher)
     return _jsonhooks.claude_shaped(group, "Edit|Write|MultiEdit|NotebookEdit")
+
+
+# --- beyond one repo: the plugin and the user-level install run the dispatcher -------------
+
+def plugin_hooks() -> dict[str, Any]:
+    """The plugin's hooks/hooks.json: the same events, each running the plugin's dispatcher."""
+    return {"description": "agenthooks: reload the .agent/memory/ of the repository a session "
+                           "works in, with that repository's own committed hooks",
+            "hooks": entries(command_of=lambda hook: dispatch.command(
+                dispatch.PLUGIN_SCRIPT, hook, NAME, plugin=True))}
+
+
+USER_HOME_VAR = "CLAUDE_CONFIG_DIR"
+
+
+def user_settings() -> Path:
+    """The user's settings file, whose hooks run in every project and every folder."""
+    return home(USER_HOME_VAR, ".claude") / "settings.json"
+
+
+def plugin_enabled(root: Path | None = None) -> bool:
+    """Is a plugin named agenthooks enabled, in the user's settings or the repo's?"""
+    files = [user_settings()] + ([root / PATH, root / LOCAL_PATH] if root is not None else [])
+    for path in files:
+        try:
+            data = _jsonhooks.load(path.parent, path.name) or {}
+        except (UserError, OSError):
+            continue
+        enabled = data.get("enabledPlugins")
+        if isinstance(enabled, dict) and any(
+                isinstance(k, str) and k.split("@")[0] == "agenthooks" and v is True
+                for k, v in enabled.items()):
+            return True
+    return False
+
+
+def user_entries(script: str) -> dict[str, list[dict[str, Any]]]:
+    """Our events in the user's settings: the dispatcher (script, a shell word) for each."""
+    return entries(command_of=lambda hook: dispatch.command(script, hook, NAME))
 
 
 def statusline(windows: bool = False) -> dict[str, Any]:
@@ -102,9 +150,13 @@ def with_statusline(text: str, want: bool, windows: bool = False) -> str:
     return bom + body
 
 
+def _path(answers: dict[str, Any]) -> str:
+    return LOCAL_PATH if answers.get("local") else PATH
+
+
 def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     windows = "windows" in answers.get("platforms", ())
-    pf = _jsonhooks.registration(root, PATH, NAME, entries(windows))
+    pf = _jsonhooks.registration(root, _path(answers), NAME, entries(windows))
     return [dataclasses.replace(pf, text=with_statusline(pf.text, bool(answers.get("statusline")), windows))]
 
 
@@ -112,22 +164,27 @@ def notices(root: Path, answers: dict[str, Any]) -> list[str]:
     """The status line was asked for, and the user's own is kept."""
     if not answers.get("statusline"):
         return []
+    rel = _path(answers)
     try:
-        data = _jsonhooks.load(root, PATH) or {}
+        data = _jsonhooks.load(root, rel) or {}
     except UserError:
         return []
     mine = data.get("statusLine")
     if mine is None or (isinstance(mine, dict) and _jsonhooks.is_ours(mine.get("command"))):
         return []
-    return [f"{PATH} already has a statusLine of yours: kept, not replaced. To show memory "
+    return [f"{rel} already has a statusLine of yours: kept, not replaced. To show memory "
             "there, call: bash -p .agent/hooks/pre_task.sh claude-code --statusline "
             "(it reads the statusLine JSON on stdin)"]
 
 
 def unregister(root: Path) -> list[tuple[str, str | None]]:
-    out = _jsonhooks.unregister(root, PATH, "nested")
+    return [*_unregister(root, PATH), *_unregister(root, LOCAL_PATH)]
+
+
+def _unregister(root: Path, rel: str) -> list[tuple[str, str | None]]:
+    out = _jsonhooks.unregister(root, rel, "nested")
     try:
-        text = _jsonhooks.read(root, PATH)
+        text = _jsonhooks.read(root, rel)
     except UserError:
         return out
     if text is None or (out and out[0][1] is None):
@@ -139,12 +196,12 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
         return out
     if new == text:
         return []
-    return [(PATH, None if left == {} else new)]
+    return [(rel, None if left == {} else new)]
 
 
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Claude Code: accept the workspace-trust prompt once in this folder; "
-            "hooks from .claude/settings.json stay off until then (claude -p trusts it)."]
+            f"hooks from {_path(answers)} stay off until then (claude -p trusts it)."]
 
 
 # --- its transcript, for agenthooks status and verify (transcript.py dispatches here) ---

@@ -26,6 +26,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
+from agenthooks import dispatch
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks._transcript import Event, Transcript, home, text_parts
 from agenthooks.frameworks import _jsonhooks
@@ -69,6 +70,28 @@ def _handler(hook: str, windows: bool) -> dict[str, Any]:
 def entries(windows: bool = False) -> dict[str, list[dict[str, Any]]]:
     def group(hook: str, matcher: str | None = None) -> dict[str, Any]:
         return _jsonhooks.group(_handler(hook, windows), matcher)
+    return _jsonhooks.claude_shaped(group, "apply_patch|Edit|Write")
+
+
+# --- the user-level install: ~/.codex/hooks.json runs the dispatcher for every project ---
+
+USER_HOME_VAR = "CODEX_HOME"
+
+
+def user_settings() -> Path:
+    return home(USER_HOME_VAR, ".codex") / "hooks.json"
+
+
+def user_next_steps() -> list[str]:
+    return ["Codex: review and trust the new user-level hooks once with /hooks (untrusted hooks "
+            "are skipped silently; `codex exec` needs --dangerously-bypass-hook-trust)."]
+
+
+def user_entries(script: str) -> dict[str, list[dict[str, Any]]]:
+    """Our events in the user's hooks.json: the dispatcher (script, a shell word) for each."""
+    def group(hook: str, matcher: str | None = None) -> dict[str, Any]:
+        return _jsonhooks.group({"type": "command", "command": dispatch.command(script, hook, NAME),
+                                 "timeout": TIMEOUT}, matcher)
     return _jsonhooks.claude_shaped(group, "apply_patch|Edit|Write")
 
 

@@ -56,6 +56,11 @@ def entries() -> dict[str, list[dict[str, Any]]]:
     }
 
 
+# install, run from a subfolder of the repo, says this.
+SUBFOLDER_HINT = ("Gemini CLI reads the project's .gemini/settings.json from the folder it "
+                  "starts in: start gemini at the repo's top")
+
+
 def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
     return [_jsonhooks.registration(root, PATH, NAME, entries())]
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agenthooks import redact
+from agenthooks.errors import UserError
+from agenthooks.files import write_atomic
 from agenthooks.memory import lint, parse, promote
 
 MAX_CHARS = lint.LONG_LINE  # lint's long_rule threshold
@@ -18,6 +20,8 @@ class Check:
     errors: list[str]  # refuse: multi-line, secret-bearing, empty
     warnings: list[str]  # write anyway: long, contradicts
     duplicate: bool  # same normalized text as an existing line
+    # (label, line) of each line of `against` the text contradicts, with lint's message
+    conflicts: list[tuple[str, int, str]] = field(default_factory=list)
 
 
 def check(text: str, mf: parse.MemFile, existing: list[parse.Line],
@@ -26,13 +30,14 @@ def check(text: str, mf: parse.MemFile, existing: list[parse.Line],
     contradicted (default: mf's own lines)."""
     errors: list[str] = []
     warnings: list[str] = []
+    conflicts: list[tuple[str, int, str]] = []
+    if not promote.text_of(text):
+        return Check(["empty: nothing to write"], [], False)
     if "\n" in text or "\r" in text:
         errors.append("more than one line: one rule, one line (R1)")
     names = redact.find_secrets(text)
     if names:
         errors.append(f"looks like a secret ({', '.join(names)}): not written")
-    if not promote.text_of(text):
-        errors.append("empty text: nothing to write")
     if len(text) > MAX_CHARS:
         warnings.append(lint.say("en", "long_rule", n=len(text)))
     k = promote.key(text)
@@ -43,7 +48,10 @@ def check(text: str, mf: parse.MemFile, existing: list[parse.Line],
     for f in lint.check_contradictions([old, new]):
         if f.path == "new":
             warnings.append(f.message)
-    return Check(errors, warnings, duplicate)
+            m = re.match(r"^contradicts (.+):(\d+): ", f.message)
+            if m:
+                conflicts.append((m.group(1), int(m.group(2)), f.message))
+    return Check(errors, warnings, duplicate, conflicts)
 
 
 def bullet(text: str) -> str:
@@ -52,11 +60,29 @@ def bullet(text: str) -> str:
     return t if promote._LEAD.match(t) else f"- {t}"
 
 
-def append_lines(path: Path, lines: list[str]) -> None:
+def refuse_links(root: Path, path: Path) -> None:
+    """A memory file is never written through a link: PATH and every folder between the
+    repo root and it must be what they look like."""
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        raise UserError(f"{path}: not inside {root}") from None
+    p = root
+    for part in rel.parts:
+        p = p / part
+        if p.is_symlink():
+            raise UserError(f"{p.relative_to(root).as_posix()} is a link: memory is never "
+                            "written through one", hint="replace it with a regular file or folder")
+
+
+def append_lines(path: Path, lines: list[str], root: Path | None = None) -> None:
     """Append lines in the file's own line ending, adding the newline a last line lacks
-    first. One O_APPEND write: the bytes already there are never rewritten, a BOM stays."""
+    first. One O_APPEND write: the bytes already there are never rewritten, a BOM stays.
+    root: refuse a link anywhere from there down (refuse_links)."""
     if not lines:
         return
+    if root is not None:
+        refuse_links(root, path)
     data = path.read_bytes() if path.is_file() else b""
     eol = b"\r\n" if b"\r\n" in data else b"\n"
     out = b""
@@ -69,3 +95,19 @@ def append_lines(path: Path, lines: list[str]) -> None:
         os.write(fd, out)
     finally:
         os.close(fd)
+
+
+def remove_rules(root: Path, mf: parse.MemFile, keys: set[str]) -> list[str]:
+    """Take the rules whose normalized words (promote.key) are in KEYS out of MF, by
+    temp file and rename; every other byte (BOM, CRLF, headings, comments) stays. The
+    rules removed, as they read."""
+    wanted = {ln.no: ln.text for ln in parse.rules(mf) if promote.key(ln.text) in keys}
+    if not wanted:
+        return []
+    refuse_links(root, mf.path)
+    data = mf.path.read_bytes()
+    parts = data.split(b"\n")
+    lines = [p + b"\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    kept = b"".join(s for i, s in enumerate(lines, 1) if i not in wanted)
+    write_atomic(mf.path, kept)
+    return [wanted[no] for no in sorted(wanted)]

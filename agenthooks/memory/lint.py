@@ -418,9 +418,9 @@ def check_contradictions(groups: list[list[Claim]], lang: str = "en") -> list[Fi
 def check_sources(root: Path, tat: parse.MemFile, lang: str = "en") -> list[Finding]:
     """Tattoo rules that repeat or contradict a rule of an instruction file: warnings,
     found on the tattoo line (the source files are the user's, lint only reads them)."""
-    from agenthooks.memory import promote, sources
+    from agenthooks.memory import decided, promote, sources
 
-    items = sources.all_items(root)
+    items = [it for it in sources.all_items(root) if not it.why]
     if not items or not tat.exists:
         return []
     rules = parse.rules(tat)
@@ -428,9 +428,10 @@ def check_sources(root: Path, tat: parse.MemFile, lang: str = "en") -> list[Find
     keys: dict[str, str] = {}
     for it in items:
         keys.setdefault(promote.key(it.text), f"{it.source}:{it.line}")
+    imported = decided.imported_keys(root)  # brought by an import on purpose: no finding
     for ln in rules:
         where = keys.get(promote.key(ln.text))
-        if where and promote.key(ln.text):
+        if where and promote.key(ln.text) and promote.key(ln.text) not in imported:
             out.append(Finding(tat.label, ln.no, "warning", say(lang, "dup_source", where=where)))
     theirs = [c for it in items
               for c in claims(it.source, [parse.Line(it.line, it.text)], "warning")]
@@ -439,6 +440,21 @@ def check_sources(root: Path, tat: parse.MemFile, lang: str = "en") -> list[Find
             if _conflict(a, b):
                 out.append(Finding(b.where[0], b.where[1], "warning", say(
                     lang, "contradicts", where=f"{a.where[0]}:{a.where[1]}", b=b.text, a=a.text)))
+    return out
+
+
+# --- a monorepo's packages ---------------------------------------------------------------
+
+def check_scopes(repo: parse.Repo, max_lines: int, max_rules: int,
+                 lang: str = "en") -> list[Finding]:
+    """Each package's rules file (.agent/memory/scopes/PACKAGE/tattoo.md) as tattoo.md is
+    checked: size, one rule a line, contradictions within it, secrets, comments."""
+    out: list[Finding] = []
+    for scope in repo.scopes():
+        mf = repo.tattoo_of(scope, parse.HOOK_CAP)
+        out += check_read(mf, lang) + check_tattoo(mf, max_lines, max_rules, "error", lang)
+        out += check_contradictions([claims(mf.label, parse.rules(mf), "error")], lang)
+        out += check_secrets(mf, lang=lang) + check_markup(mf, lang)
     return out
 
 
@@ -536,6 +552,7 @@ def lint(repo: parse.Repo) -> list[Finding]:
     groups.append(claims(notes.label, parse.notes(notes), "warning"))
     found += check_contradictions(groups, lang)
     found += check_sources(repo.root, tat, lang)
+    found += check_scopes(repo, max_lines, max_rules, lang)
     found += check_refs(repo.root, (tat, snap, notes), lang)
     for mf in (tat, snap, notes):
         found += check_secrets(mf, lang=lang) + check_markup(mf, lang)

@@ -206,6 +206,15 @@ def notes(mf: MemFile) -> list[Line]:
     return [ln for ln, ok in content_lines(mf.raw) if ok and not re.match(r"^[ \t]*#", ln.text)]
 
 
+# A package's own rules in a monorepo: .agent/memory/scopes/<package folder>/tattoo.md.
+SCOPES = "scopes"
+
+
+def scope_label(scope: str) -> str:
+    """The rules file of SCOPE (a package folder, "" for the repo), from the repo root."""
+    return f".agent/memory/{SCOPES}/{scope}/tattoo.md" if scope else ".agent/memory/tattoo.md"
+
+
 @dataclass
 class Repo:
     root: Path
@@ -217,6 +226,22 @@ class Repo:
     def file(self, name: str, cap: int | None = None) -> MemFile:
         return load_file(self.mem / f"{name}.md", f".agent/memory/{name}.md", cap,
                          tail=name == "notes")
+
+    def tattoo_of(self, scope: str = "", cap: int | None = None) -> MemFile:
+        """The rules file of a package of a monorepo (scope: its folder), or the repo's
+        own tattoo.md for scope ""."""
+        if not scope:
+            return self.file("tattoo", cap)
+        label = scope_label(scope)
+        return load_file(self.root / label, label, cap)
+
+    def scopes(self) -> list[str]:
+        """The packages that have a rules file under .agent/memory/scopes/."""
+        base = self.mem / SCOPES
+        if not base.is_dir() or base.is_symlink():
+            return []
+        return sorted(p.parent.relative_to(base).as_posix() for p in base.rglob("tattoo.md")
+                      if p.is_file() and not p.is_symlink())
 
     def user_tattoo(self, cap: int | None = None) -> MemFile | None:
         home = os.environ.get("HOME")
@@ -299,6 +324,11 @@ def chars(line: str) -> int:
 
 def now() -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S")
+
+
+# The names the CLI's own log lines carry (import, rule, note, board, promote): no agent
+# session wrote them, so memory health never counts them as one.
+CLI_HOOKS = ("import", "rule", "note", "board", "promote")
 
 
 def log(repo: Repo, hook: str, message: str) -> None:

@@ -184,13 +184,40 @@ def drill(root: Path, lang: str, cfg: dict[str, Any],
     dropped = _length_drop(d)
     reloaded = signalled or dropped  # the first reload compared in step 7
     _resume_after_compaction(d)
-    # 7. What came back is the block the agent started with.
+    # 7. What must survive came back: every rule and the In progress items the agent
+    # started with. Notes (and older snapshot lines) may give way to the reload notice
+    # when memory is near its budget: the block cuts those first, by design.
     if base and reloaded:
-        extra = tuple(d.msg[k].split("%")[0] for k in ("stale", "fresh") if k in d.msg)
-        same = _without(reloaded, d.msg["reloaded"], extra) == base
-        d.step("content", same, "the reloaded block equals the start block (plus the notice)"
-               if same else "the reloaded block differs from the start block")
+        title = _progress_title(root, lang)
+        before, after = must_survive(base, d.msg, title), must_survive(reloaded, d.msg, title)
+        lost = [s for s in before if s not in after]
+        same = _without(reloaded, d.msg["reloaded"],
+                        tuple(d.msg[k].split("%")[0] for k in ("stale", "fresh") if k in d.msg)) == base
+        rules, prog = (len(_rules(base, d.msg)), len(_section(base, "### " + title)))
+        d.step("content", not lost,
+               (f"the reloaded block carries the start block's {rules} rule(s) and {prog} "
+                f"In progress item(s)" + ("" if same else "; notes or older snapshot lines "
+                                          "gave way to the reload notice, as the budget says"))
+               if not lost else f"the reloaded block lost {len(lost)} line(s) that must "
+               f"survive, first: {lost[0]!r}")
     return d, base, reloaded
+
+
+def _progress_title(root: Path, lang: str) -> str:
+    secs = parse.sections(parse.load_file(root / ".agent" / "memory" / "snapshot.md", ""))
+    return next((s.title for s in secs if s.key == "progress"),
+                parse.SECTION_TITLES[lang]["progress"])
+
+
+def _rules(block: str, m: dict[str, str]) -> list[str]:
+    user = _section(block, "### " + m["user_rules"])
+    proj = _section(block, "### " + m["project_rules"]) if user else _section(block, "## " + m["rules"])
+    return [s for s in user + proj if s and s != m["no_rules"]]
+
+
+def must_survive(block: str, m: dict[str, str], progress_title: str) -> list[str]:
+    """The lines of a block a compaction must not lose: the rules and In progress."""
+    return _rules(block, m) + [s for s in _section(block, "### " + progress_title) if s]
 
 
 def _growing_prompts(d: Drill) -> None:
@@ -289,10 +316,7 @@ def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
         block = reloaded or base
         if block:
             m = d.msg
-            user = _section(block, "### " + m["user_rules"])
-            proj = _section(block, "### " + m["project_rules"]) if user else \
-                _section(block, "## " + m["rules"])
-            rules = [s for s in user + proj if s and s != m["no_rules"]]
+            rules = _rules(block, m)
             secs = parse.sections(parse.load_file(root / ".agent" / "memory" / "snapshot.md", ""))
             titles = {s.key: s.title for s in secs}
             prog = _section(block, "### " + titles.get("progress", parse.SECTION_TITLES[repo.lang]["progress"]))

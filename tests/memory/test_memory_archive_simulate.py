@@ -106,3 +106,25 @@ def test_simulate_stops_on_disabled_hooks(repo: Path) -> None:
     assert proc.returncode == 1 and not proc.stdout, proc.stdout
     assert proc.stderr.startswith(
         "agenthooks: hooks are disabled: .agent/config.yaml has enabled: false\n"), proc.stderr
+
+
+def test_simulate_near_the_budget_judges_what_must_survive(tmp_path: Path) -> None:
+    """The reload notice takes room the notes had: the block cuts notes first, by design.
+    The drill passes while every rule and In progress item came back, and fails when one
+    did not."""
+    from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, write_memory
+
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "claude-code", "--budget", "280")
+    notes = "".join(f"- note {i}: the staging database runs on port 63{i:02d}\n" for i in range(5))
+    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT, notes=notes)
+    proc = cli("simulate", str(repo))
+    assert proc.returncode == 0, proc.stdout
+    assert ("ok    content: the reloaded block carries the start block's 2 rule(s) and 1 In "
+            "progress item(s); notes or older snapshot lines gave way") in proc.stdout
+    tight = cli("install", "--yes", "--budget", "200", str(repo))  # now In progress goes too
+    assert tight.returncode == 0, tight.stderr
+    proc = cli("simulate", str(repo))
+    assert proc.returncode == 1
+    assert ("FAIL  content: the reloaded block lost 1 line(s) that must survive, first: "
+            "'- [ ] service get_user (stuck on error handling)'") in proc.stdout

@@ -43,6 +43,17 @@ def test_multi_line_and_secret_are_refused_with_exit_1(repo: Path) -> None:
     assert tree(repo) == before
 
 
+def test_an_empty_note_says_it_is_empty_not_a_word_of_secrets(repo: Path) -> None:
+    before = tree(repo)
+    for kind in ("note", "rule"):
+        proc = cli(kind, "", str(repo))
+        assert proc.returncode == 1
+        assert proc.stderr.splitlines() == [f"agenthooks: {kind} not written: empty: nothing to write",
+                                            f'hint: give the text to write: agenthooks {kind} "TEXT"']
+    assert "secret" not in cli("note", "  ", str(repo)).stderr
+    assert tree(repo) == before
+
+
 def test_duplicate_is_not_written_twice(repo: Path) -> None:
     before = tree(repo)
     proc = cli("rule", "every API returns code, data, msg", str(repo))
@@ -53,11 +64,27 @@ def test_duplicate_is_not_written_twice(repo: Path) -> None:
     assert note.returncode == 0 and "added to .agent/memory/notes.md" in note.stdout
 
 
-def test_long_or_contradicting_text_is_written_with_a_warning(repo: Path) -> None:
+def test_a_rule_that_contradicts_tattoo_is_refused_as_lint_would_err(repo: Path) -> None:
+    before = tree(repo)
     proc = cli("rule", "Indent with tabs", str(repo))
-    assert proc.returncode == 0
-    assert "agenthooks: warning: contradicts .agent/memory/tattoo.md:2" in proc.stderr
-    assert mem(repo, "tattoo").endswith(b"- Indent with tabs\n")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "agenthooks: rule not written: it contradicts .agent/memory/tattoo.md:2: 'Indent with "
+        "tabs' vs 'Indent with 4 spaces'; memory files must agree, fix one of them",
+        "hint: take the other out first: agenthooks rule --remove 'Indent with 4 spaces, never tabs'"]
+    assert tree(repo) == before
+    # The snapshot's live sections bind as tattoo does (lint errs on them too).
+    live = cli("rule", "never raise UserNotFound", str(repo))
+    assert live.returncode == 1 and "contradicts .agent/memory/snapshot.md" in live.stderr
+    # The hint, run as written, makes room for the new rule.
+    hint = proc.stderr.splitlines()[1].removeprefix("hint: take the other out first: ")
+    import shlex
+    assert cli(*shlex.split(hint)[1:], str(repo)).returncode == 0
+    assert cli("rule", "Indent with tabs", str(repo)).returncode == 0
+    assert cli("lint", str(repo)).returncode == 0
+
+
+def test_long_text_or_a_note_against_a_rule_is_written_with_a_warning(repo: Path) -> None:
     note = cli("note", "never indent with 4 spaces", str(repo))  # notes are checked against rules
     assert "warning: contradicts .agent/memory/tattoo.md:2" in note.stderr
     long = "Keep " + "very " * 90 + "short"
