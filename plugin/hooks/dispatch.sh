@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# agenthooks 0.2.0
+# agenthooks 0.3.0
 # dispatch.sh: run the memory hook of the repository a session works in.
 # Runs: from the agenthooks Claude Code plugin (hooks/hooks.json beside this file) and from a
 # user-level install (agenthooks install --user), once per host event, as:
