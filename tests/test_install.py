@@ -30,7 +30,8 @@ LAYOUT = {
     # that is missing or fails.
     *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh",
                                               "lock.sh", "context.sh", "state.sh", "block.sh", "memory.awk",
-                                              "block.awk", "clean.awk", "archive.sh")),
+                                              "block.awk", "clean.awk", "archive.sh", "working.sh",
+                                              "compaction.sh", "audit.awk")),
 }
 
 
