@@ -21,6 +21,9 @@ FRESH_RE = re.compile(r"^recommended a fresh session after (\d+) compactions")
 FLUSH_RE = re.compile(r"^context \d+% full \(.*\): asked the agent to update the snapshot")
 AFTER_FLUSH_RE = re.compile(r"^at the compaction: snapshot (updated|not updated) since the flush")
 STALE_RE = re.compile(r"^at the compaction: snapshot\.md (\d+) min older than the last edit")
+# on_compact at the host's post-compaction event: its summary against the rules and In progress.
+AUDIT_RE = re.compile(r"^summary audit: kept (\d+) of (\d+) rules, (\d+) of (\d+) In progress items(.*)$")
+AUDIT_PART_RE = re.compile(r'; (dropped rule|In progress item) (\d+) (missing |called done )?"([^"]*)"')
 # The sparkline of context use: eight levels of the window, and the compactions between them.
 SPARK = {"utf-8": "▁▂▃▄▅▆▇█", "ascii": "_.-~=+*#"}
 SPARK_COMPACTION = "|"
@@ -95,6 +98,7 @@ class Session:
     context_use: list[int] = field(default_factory=list)  # lengths from the state, oldest first
     compacted_before: list[int] = field(default_factory=list)  # indexes in context_use
     window: int | None = None
+    summary_audits: list[dict[str, Any]] = field(default_factory=list)  # one per host summary
 
     @property
     def compactions(self) -> int:
@@ -119,7 +123,7 @@ class Session:
             "snapshot_fresh_after_flush": self.fresh_after_flush,
             "stale_at_compaction": self.stale_at_compaction,
             "context_use": self.context_use, "compacted_before": self.compacted_before,
-            "context_window": self.window,
+            "context_window": self.window, "summary_audits": self.summary_audits,
         }
 
 
@@ -187,7 +191,36 @@ def from_log(lines: Iterable[LogLine]) -> list[Session]:
             s.fresh_after_flush += m.group(1) == "updated"
         elif STALE_RE.match(msg):
             s.stale_at_compaction += 1
+        elif audit := summary_audit(msg):
+            s.summary_audits.append({"time": ln.time, **audit})
     return sorted(by.values(), key=lambda s: s.last_seen, reverse=True)
+
+
+def summary_audit(message: str) -> dict[str, Any] | None:
+    """on_compact's audit of a host's summary, from its log line: how many rules and In progress
+    items it kept, which it dropped (number and text), which item it called done; else None."""
+    m = AUDIT_RE.match(message)
+    if not m:
+        return None
+    audit: dict[str, Any] = {
+        "rules_kept": int(m.group(1)), "rules": int(m.group(2)),
+        "progress_kept": int(m.group(3)), "progress": int(m.group(4)),
+        "dropped_rules": [], "missing_progress": [], "called_done": []}
+    for kind, n, what, text in AUDIT_PART_RE.findall(m.group(5)):
+        key = ("dropped_rules" if kind == "dropped rule" else
+               "called_done" if what.startswith("called") else "missing_progress")
+        audit[key].append({"n": int(n), "text": text})
+    return audit
+
+
+def audit_line(a: dict[str, Any]) -> str:
+    """One audit as status and verify say it."""
+    line = (f"kept {a['rules_kept']} of {a['rules']} rules, {a['progress_kept']} of "
+            f"{a['progress']} In progress items")
+    parts = [f"dropped rule {r['n']} ({r['text']})" for r in a["dropped_rules"]]
+    parts += [f"In progress item {i['n']} missing ({i['text']})" for i in a["missing_progress"]]
+    parts += [f"In progress item {i['n']} called done ({i['text']})" for i in a["called_done"]]
+    return line + ("; " + "; ".join(parts) if parts else ": nothing missing")
 
 
 def _state_turn(agent: Path, sid: str) -> int | None:
@@ -376,6 +409,8 @@ def format_report(data: dict[str, Any], *, ascii_only: bool | None = None) -> li
             out.append(f"  flushes offered {s['flushes']}; snapshot fresh at "
                        f"{s['snapshot_fresh_after_flush']} of {s['flushed_compactions']} compactions "
                        f"after a flush; stale at {s['stale_at_compaction']} compactions")
+        for a in s["summary_audits"]:
+            out.append(f"  compaction summary at {a['time'][11:]}: {audit_line(a)}")
         if s["context_use"]:
             line = sparkline(s["context_use"], s["compacted_before"], s["context_window"],
                              ascii_only=ascii_only)
@@ -422,9 +457,12 @@ def verify_report(root: Path, path: Path | None) -> dict[str, Any]:
     rules = [ln.text.rstrip(" \t\r") for ln in parse.rules(parse.find_repo(root).file("tattoo", parse.HOOK_CAP))]
     checks = transcript.verify(t, rules)
     failed = [c for c in checks if not c.followed]
+    # What the hooks' audit found in the host's summaries (memory.log), for this session.
+    audits = [dict(a) for s in from_log(read_log(root / ".agent"))
+              if t.session_id and s.session_id == t.session_id for a in s.summary_audits]
     return {"transcript": str(path), "host": t.host, "session_id": t.session_id,
             "rules": len(rules), "ok": not failed,
-            "compactions": [c.as_dict() for c in checks]}
+            "compactions": [c.as_dict() for c in checks], "summary_audits": audits}
 
 
 def format_verify(data: dict[str, Any]) -> list[str]:
@@ -447,6 +485,9 @@ def format_verify(data: dict[str, Any]) -> list[str]:
             out.append(f"  FAIL  {where}: no memory after it ({c['prompts_after']} prompt(s) "
                        f"after it); missing: {'; '.join(c['missing'][:3])}"
                        + (f" and {len(c['missing']) - 3} more" if len(c["missing"]) > 3 else ""))
+    for a in data.get("summary_audits", []):
+        flagged = a["dropped_rules"] or a["missing_progress"] or a["called_done"]
+        out.append(f"  {'note  ' if flagged else 'ok    '}the host's summary at {a['time']}: {audit_line(a)}")
     bad = [c for c in data["compactions"] if not c["memory_followed"]]
     if not data["compactions"]:
         out.append("no compaction in this transcript: nothing to verify")

@@ -328,3 +328,29 @@ def test_flush_staleness_and_context_use_from_the_log_and_the_state(tmp_path: Pa
     assert health.sparkline(lengths, marks, 200000) == "▁▇|▁█|▂"
     assert health.sparkline(lengths, marks, 200000, ascii_only=True) == "_*|_#|."
     assert health.sparkline([400000], [], 200000) == "█"  # over the window: the top glyph
+
+
+def test_status_reports_each_compaction_summary_audit(repo: Path) -> None:
+    log = repo / ".agent/log/memory.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(
+        "[2026-12-01 10:00:00] on_compact claude-code s7: summary audit: kept 1 of 2 rules, 0 of 1 In "
+        'progress items; dropped rule 2 "every API returns code, data, msg"; In progress item 1 missing '
+        '"refactor get_user"\n'
+        "[2026-12-01 11:00:00] on_compact claude-code s7: summary audit: kept 2 of 2 rules, 1 of 1 In "
+        'progress items; In progress item 1 called done "refactor get_user"\n'
+        "[2026-12-01 12:00:00] on_compact claude-code s7: summary audit: kept 2 of 2 rules, 1 of 1 In "
+        "progress items\n", encoding="utf-8")
+    data = json.loads(cli("status", "--json", str(repo)).stdout)
+    audits = data["sessions"][0]["summary_audits"]
+    assert [(a["rules_kept"], a["rules"], a["progress_kept"], a["progress"]) for a in audits] == [
+        (1, 2, 0, 1), (2, 2, 1, 1), (2, 2, 1, 1)]
+    assert audits[0]["dropped_rules"] == [{"n": 2, "text": "every API returns code, data, msg"}]
+    assert audits[0]["missing_progress"] == [{"n": 1, "text": "refactor get_user"}]
+    assert audits[1]["called_done"] == [{"n": 1, "text": "refactor get_user"}] and audits[1]["dropped_rules"] == []
+    text = cli("status", str(repo)).stdout
+    assert ("  compaction summary at 10:00:00: kept 1 of 2 rules, 0 of 1 In progress items; dropped rule 2 "
+            "(every API returns code, data, msg); In progress item 1 missing (refactor get_user)") in text
+    assert "  compaction summary at 11:00:00: kept 2 of 2 rules, 1 of 1 In progress items; In progress item 1 " \
+           "called done (refactor get_user)" in text
+    assert "  compaction summary at 12:00:00: kept 2 of 2 rules, 1 of 1 In progress items: nothing missing" in text

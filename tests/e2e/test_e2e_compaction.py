@@ -5,8 +5,11 @@ user's latest request; PostCompact's compact_summary is audited against the rule
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -93,10 +96,10 @@ def test_claude_summary_request_carries_nothing_at_budget_zero(claude_clis: C.CL
     assert not project.log_matching("on_compact", "instructions for the host's summary"), project.log()
 
 
-def status_json(project: Project) -> str:
-    proc = subprocess.run([sys.executable, "-m", "agenthooks", "status", "--json", str(project.repo)],
-                          capture_output=True, text=True)
-    return proc.stdout + proc.stderr
+def agenthooks(project: Project, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real CLI, with the sandbox's HOME (where Claude Code wrote its transcript)."""
+    return subprocess.run([sys.executable, "-m", "agenthooks", *args, str(project.repo)],
+                          capture_output=True, text=True, env={**os.environ, "HOME": str(home)})
 
 
 @pytest.mark.parametrize("kept", [False, True])
@@ -107,9 +110,23 @@ def test_claude_post_compact_audits_the_summary(claude_clis: C.CLIs, sandbox: C.
     project = compact_session(sandbox, mock_api, claude_clis)
     audit = project.log_matching("on_compact", "summary audit:")
     assert len(audit) == 1, project.log()
+    status = json.loads(agenthooks(project, sandbox.home, "status", "--json").stdout)
+    audits = [a for s in status["sessions"] for a in s["summary_audits"]]
+    assert len(audits) == 1 and audits[0]["rules"] == 2 and audits[0]["progress"] == 1, status
+    verify = agenthooks(project, sandbox.home, "verify")
+    said = [ln for ln in verify.stdout.splitlines() if "the host's summary at" in ln]
+    assert len(said) == 1, verify.stdout + verify.stderr
     if kept:
         assert audit[0].endswith("kept 2 of 2 rules, 1 of 1 In progress items"), audit
+        assert audits[0]["dropped_rules"] == [] and audits[0]["missing_progress"] == []
+        assert said[0].startswith("  ok ") and said[0].endswith(": nothing missing"), said
     else:
+        assert [r["n"] for r in audits[0]["dropped_rules"]] == [1, 2]
+        assert audits[0]["missing_progress"] == [{"n": 1, "text": PROGRESS}]
+        assert said[0].startswith("  note ") and f"In progress item 1 missing ({PROGRESS})" in said[0], said
+        assert f"dropped rule 1 ({RULE})" in said[0] and "dropped rule 2" in said[0]
+        text = agenthooks(project, sandbox.home, "status").stdout
+        assert "compaction summary at " in text and f"In progress item 1 missing ({PROGRESS})" in text, text
         assert "kept 0 of 2 rules, 0 of 1 In progress items" in audit[0], audit
         assert 'dropped rule 1 "E2E-RULE-7f3: never use tabs"' in audit[0]
         assert "In progress item 1 missing" in audit[0]
