@@ -122,7 +122,8 @@ def run_claude(clis: C.CLIs, version: str, work: Path) -> list[Kept]:
 
         request, file = s.next_turn()
         sid = claude(f"{request}: make get_user async", [write(file, "x = 1\n"), text("Done.")])
-        claude("and the tests?", [text("Later.")], sid)  # /compact needs two turns
+        # /compact needs two turns; the latest request before it still carries the marker.
+        claude(f"{request}: and the tests?", [text("Later.")], sid)
         out = []
         for k in range(1, COMPACTIONS + 1):
             mock.summary_text = f"MOCK-SUMMARY-{k}: earlier, the agent worked on a service."
