@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from agenthooks import frameworks, hookrun, messages, redact
 from agenthooks.errors import UserError, unknown
-from agenthooks.memory import parse
+from agenthooks.memory import parse, working
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
@@ -188,6 +188,7 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
         if repo.hook("pre_task").is_file():
             block = run_pre_task(repo, "--show", frameworks.DEFAULT).decode("utf-8", "replace")
         data = structure(repo, block)
+        data["working_set"] = working.latest(repo.agent, int(repo.config().get("working_set_files", 8)))  # type: ignore[call-overload]
         out((json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
         return 0
     args = ["--show"] + ([framework] if framework else [])
@@ -205,6 +206,10 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
             f"({', '.join(repo.frameworks)}); the hook printed its plain form")
     for row in stats_table(block_sections(text), budget):
         err(row)
+    kept = working.latest(repo.agent, int(repo.config().get("working_set_files", 8)))  # type: ignore[call-overload]
+    if kept:
+        err(f"after a compaction, session {kept['session']}'s block also names (its working set): "
+            f"files {', '.join(kept['files']) or '(none)'}; the latest request: {kept['request'] or '(none)'}")
     line = note(repo.agent) if note else None
     if line:
         err(line)

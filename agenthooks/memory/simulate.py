@@ -22,6 +22,8 @@ from agenthooks.memory import parse
 from agenthooks.render import HOOKS
 
 SID = "agenthooks-drill"
+# What the drill's prompts say: the latest request the block after a compaction names.
+PROMPT = "continue the drill"
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
 
@@ -113,7 +115,8 @@ class Drill:
         self.results.append(Result(name, ok, detail))
         return ok
 
-    def prompt(self, length: int | None, text: str = "continue") -> tuple[int, str]:
+    def prompt(self, length: int | None, text: str = "") -> tuple[int, str]:
+        text = text or PROMPT
         return self.hook("on_compact", {"hook_event_name": "UserPromptSubmit", "prompt": text},
                          length)
 
@@ -184,6 +187,7 @@ def drill(root: Path, lang: str, cfg: dict[str, Any],
     dropped = _length_drop(d)
     reloaded = signalled or dropped  # the first reload compared in step 7
     _resume_after_compaction(d)
+    _working_set(d, signalled, int(cfg.get("working_set_files", 8)))
     # 7. What must survive came back: every rule and the In progress items the agent
     # started with. Notes (and older snapshot lines) may give way to the reload notice
     # when memory is near its budget: the block cuts those first, by design.
@@ -274,6 +278,27 @@ def _resume_after_compaction(d: Drill) -> None:
            if ok else f"pre_task after a compaction (status {rc1}/{rc2}) misbehaved")
 
 
+def _working_set(d: Drill, reloaded: str, limit: int) -> None:
+    """6b. The block after the announced compaction names the session's working set: the file
+    edited in step 2 and the latest prompt (working_set_files: 0 keeps none)."""
+    if not reloaded:
+        return  # step 4 failed already
+    section = d.msg["working"]
+    if limit <= 0:
+        ok = section not in reloaded
+        d.step("working set", ok, "working_set_files is 0: the block names no working set"
+               if ok else "working_set_files is 0, yet the block names a working set")
+        return
+    ok = section in reloaded and "src/app.py" in reloaded and d.msg["working_request"] % PROMPT in reloaded
+    # Near the budget the working set gives way (before the goal and In progress), as it says.
+    marks = tuple(d.msg[k].split("%d")[0] for k in ("snapshot_cut", "working_cut"))
+    cut = not ok and any(s.startswith(marks) for s in reloaded.split("\n"))
+    d.step("working set", ok or cut, "the block after the compaction names the file edited (src/app.py) "
+           "and the latest request" if ok else "the block after the compaction had no room for the "
+           "working set (it gives way before the goal and In progress)" if cut else "the block after "
+           "the compaction does not name the file edited (src/app.py) and the latest request")
+
+
 def _echo_failed(block: str, secs: list[parse.Section], msg: dict[str, str],
                  echo: Callable[[str], None]) -> None:
     """Tried and failed, when the snapshot has entries: what of it came back."""
@@ -329,6 +354,11 @@ def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
                               " fill In progress in snapshot.md)"]:
                 echo(f"    {s}")
             _echo_failed(block, secs, m, echo)
+            kept = _section(block, "## " + m["working"])
+            if kept:
+                echo(f"  {m['working']}:")
+                for s in kept:
+                    echo(f"    {s}")
         log = root / ".agent" / "log" / "memory.log"
         echo("log lines of the drill:")
         for s in (log.read_text("utf-8", "replace").splitlines() if log.is_file() else []):

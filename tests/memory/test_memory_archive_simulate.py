@@ -63,8 +63,10 @@ def test_simulate_passes_and_never_touches_the_real_agent_dir(repo: Path) -> Non
     assert tree(repo) == before
     out = proc.stdout
     for step in ("start", "edits", "prompts", "compaction signal", "length drop",
-                 "resume after compaction", "content"):
+                 "resume after compaction", "working set", "content"):
         assert re.search(rf"^  ok    {step}: ", out, re.M), step
+    assert "    Files you were editing, latest last: src/app.py\n" in out
+    assert "    The user's latest request: continue the drill\n" in out
     assert "- [ ] service get_user (stuck on error handling)" in out.split("In progress (1):")[1]
     assert "- Indent with 4 spaces, never tabs" in out.split("rules (2):")[1]
     assert "compaction detected (context length dropped 80000 -> 300)" in out

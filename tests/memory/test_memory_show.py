@@ -129,3 +129,18 @@ def test_show_says_the_hooks_are_disabled(repo: Path) -> None:
         assert proc.returncode == 0, proc.stderr
         assert ("agenthooks: hooks are disabled: .agent/config.yaml has enabled: false\n"
                 in proc.stderr), proc.stderr
+
+
+def test_show_names_the_working_set_a_compaction_would_bring(repo: Path) -> None:
+    run_hook(repo, "on_compact", {"session_id": "w1", "hook_event_name": "UserPromptSubmit",
+                                  "prompt": 'Add "retries" to the client'}, "claude-code")
+    for name in ("src/client.py", ".env", "src/client_test.py"):
+        run_hook(repo, "post_edit", {"session_id": "w1", "tool_input": {"file_path": str(repo / name)}},
+                 "claude-code")
+    proc = cli("show", str(repo))
+    assert proc.returncode == 0, proc.stderr
+    assert ("after a compaction, session w1's block also names (its working set): files src/client.py, "
+            'src/client_test.py; the latest request: Add "retries" to the client') in proc.stderr
+    data = json.loads(cli("show", "--json", str(repo)).stdout)
+    assert data["working_set"] == {"session": "w1", "files": ["src/client.py", "src/client_test.py"],
+                                   "request": 'Add "retries" to the client'}
