@@ -133,3 +133,18 @@ def test_an_edited_config_keeps_the_quiet_paths(repo: Path, tmp_path: Path) -> N
     assert execs(repo, "pre_task", start, tmp_path) == []
     assert execs(repo, "post_edit", edit, tmp_path) == []
     assert "tokens of 800" in (repo / ".agent/log/memory.log").read_text().splitlines()[-1]
+
+
+def test_the_working_set_costs_no_process(repo: Path, tmp_path: Path) -> None:
+    """Keeping the working set adds no process to the quiet paths: a new file listed, the same
+    file again, a prompt kept as the latest request."""
+    execs(repo, "pre_task", "", tmp_path)  # the state folder
+    got = [execs(repo, "post_edit", json.dumps({
+        "session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "Edit",
+        "tool_input": {"file_path": str(repo / name)}}), tmp_path) for name in ("a.py", "b.py", "b.py", "c.py")]
+    assert got == [["stat"], [], [], []], got  # the first edit of a session asks stat, as before
+    assert (repo / ".agent/log/state/s.files").read_text() == "a.py\nb.py\nc.py\n"
+    prompt = json.dumps({"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": "fix the bug"})
+    execs(repo, "on_compact", prompt, tmp_path)
+    assert execs(repo, "on_compact", prompt, tmp_path) == []
+    assert (repo / ".agent/log/state/s.request").read_text() == "fix the bug\n"
