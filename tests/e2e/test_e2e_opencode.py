@@ -4,7 +4,9 @@ first run of the plugin .opencode/plugins/agenthooks.ts in a real host.
 OpenCode loads .opencode/plugins/*.ts with no build step. The plugin's
 experimental.chat.system.transform runs before every model request and pushes the block
 as a system message; tool.execute.after appends post_edit's reminder to the tool
-result; after session.compacted the next request runs pre_task with source=compact.
+result; experimental.session.compacting adds on_compact's instructions (what the summary must
+keep) to the summary prompt; after session.compacted the next request runs pre_task with
+source=compact.
 Automatic compaction comes inside the run once a reply reports more tokens than the
 model's context: a summary request, then the run continues by itself ("What did we do
 so far?", the summary as the assistant's answer)."""
@@ -58,6 +60,12 @@ def test_opencode_memory_reminder_and_compaction(clis: C.CLIs, sandbox: C.Sandbo
     # assistant's answer to "What did we do so far?") and pre_task's compact block as a
     # system message, which OpenCode places before the conversation.
     assert len(mock_api.summary_requests("chat")) == 1
+    # experimental.session.compacting: on_compact's instructions are in the summary request,
+    # with the rule and the files being edited (the plugin's post_edit calls kept them).
+    asked = mock_api.summary_requests("chat")[0].json_text
+    assert "When you summarize this conversation, keep the following verbatim" in asked, asked[-6000:]
+    assert project.rule in asked and "The files being edited, latest last: app.py" in asked, asked[-6000:]
+    assert project.log_matching("on_compact", "instructions for the host's summary: keep 1 of 1 rules")
     after = mock_api.first_main_after_summary("chat")
     assert after is not None and mock_api.summary_text in after
     H.assert_memory(after, project.rule, "first request after the compaction")
