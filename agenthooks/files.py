@@ -33,11 +33,65 @@ GIT_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_D
                      "GIT_SHALLOW_FILE", "GIT_GRAFT_FILE")
 
 
-def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment for a git subprocess: ours, less git's location variables."""
+# A work tree whose git dir lives elsewhere (a git dir whose core.worktree names it, or
+# GIT_DIR with GIT_WORK_TREE exported for it): its top level -> that git dir, named in every
+# git call of ours on it (target_dir finds them).
+_SEPARATE: dict[str, str] = {}
+
+
+def git_env(extra: dict[str, str] | None = None, root: Path | None = None) -> dict[str, str]:
+    """The environment for a git subprocess: ours, less git's location variables; for a
+    work tree whose git dir lives elsewhere (ROOT), that git dir and work tree."""
     env = {k: v for k, v in os.environ.items() if k not in GIT_LOCATION_VARS}
+    gitdir = _SEPARATE.get(str(root)) if root is not None else None
+    if gitdir is not None:
+        env.update(GIT_DIR=gitdir, GIT_WORK_TREE=str(root))
     env.update(extra or {})
     return env
+
+
+def _rev_parse(root: Path, *args: str, env: dict[str, str] | None = None) -> list[str] | None:
+    try:
+        proc = subprocess.run(["git", "-C", str(root), "rev-parse", *args], capture_output=True,
+                              text=True, check=False, env=env or git_env())
+    except OSError:
+        return None
+    return proc.stdout.splitlines() if proc.returncode == 0 else None
+
+
+def _exported_work_tree(root: Path) -> tuple[Path, str] | None:
+    """GIT_DIR exported with a work tree named for it (GIT_WORK_TREE, or its core.worktree)
+    that is ROOT or holds it: (that top level, the git dir). A work tree git would only
+    guess (the current directory) does not count."""
+    gitdir = os.environ.get("GIT_DIR")
+    if not gitdir:
+        return None
+    env = git_env({"GIT_DIR": os.path.abspath(gitdir)})
+    if os.environ.get("GIT_WORK_TREE"):
+        env["GIT_WORK_TREE"] = os.path.abspath(os.environ["GIT_WORK_TREE"])
+    else:
+        try:
+            named = subprocess.run(["git", "config", "core.worktree"], capture_output=True,
+                                   text=True, check=False, env=env).stdout.strip()
+        except OSError:
+            return None
+        if not named:
+            return None
+    found = _rev_parse(root, "--show-toplevel", "--absolute-git-dir", env=env)
+    if not found or len(found) < 2:
+        return None
+    top = Path(found[0])
+    return (top, found[1]) if root == top or top in root.parents else None
+
+
+def _bare(root: Path) -> UserError | None:
+    """The refusal for a bare repository or a git folder, which have no work tree."""
+    where = _rev_parse(root, "--is-bare-repository", "--is-inside-git-dir")
+    if where is None or "true" not in where:
+        return None
+    what = "a bare git repository" if where[0] == "true" else "inside a git folder"
+    return UserError(f"{root} is {what}, with no work tree to work in: nothing was written",
+                     hint="run agenthooks in a clone with a work tree (git clone, or git worktree add)")
 
 
 def is_ours(data: bytes) -> bool:
@@ -96,11 +150,19 @@ def target_dir(given: Path | None) -> Path:
         root = root.resolve()
     else:
         root = Path.cwd()
-    try:
-        proc = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
-                              capture_output=True, text=True, check=False, env=git_env())
-        if proc.returncode == 0 and proc.stdout.strip():
-            return Path(proc.stdout.strip())
-    except OSError:
-        pass
+    found = _rev_parse(root, "--show-toplevel", "--absolute-git-dir")
+    if found and len(found) >= 2:
+        top, gitdir = Path(found[0]), found[1]
+        # Found from inside a git dir whose core.worktree names a work tree without a .git of
+        # its own: git calls on that work tree must name the git dir.
+        if gitdir != str(top / ".git") and _rev_parse(top, "--absolute-git-dir") != [gitdir]:
+            _SEPARATE[str(top)] = gitdir
+        return top
+    exported = _exported_work_tree(root)
+    if exported is not None:
+        _SEPARATE[str(exported[0])] = exported[1]
+        return exported[0]
+    bare = _bare(root)
+    if bare is not None:
+        raise bare
     return root

@@ -23,7 +23,7 @@ def _git(root: Path, *args: str, input: bytes | None = None,
     try:
         return subprocess.run(["git", "-C", str(root), *args], input=input,
                               capture_output=True, check=False,
-                              env=git_env(env))
+                              env=git_env(env, root))
     except OSError:
         return None
 

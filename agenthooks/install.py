@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agenthooks import answers as answers_mod
-from agenthooks import config, frameworks, gitattributes, gitstore, install_talk, manifest, render, upgrade
+from agenthooks import config, frameworks, gitattributes, gitstore, install_talk, manifest, render, safepath, upgrade
 from agenthooks.errors import UserError
 from agenthooks.files import target_dir, write_atomic
 
@@ -57,7 +57,8 @@ def run(
     import_rules: bool = False,
 ) -> int:
     root = target_dir(dir_)
-    recorded = manifest.load(root)
+    safepath.check_agent(root)  # a linked .agent/, memory/, log/... before anything is read
+    recorded = upgrade.trusted(manifest.load(root), _warn)
     if (root / ".agent/config.yaml").is_file():
         config.check(root / ".agent/config.yaml")
     template_root, revs = template_override()
@@ -75,6 +76,8 @@ def run(
     regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
                        template_root=template_root, revs=revs)
     _refuse_dirty(root, plan, allow_dirty)
+    upgrade.guard(root, plan, [s.verdict.path for s in plan.steps],
+                  also=[root / manifest.PATH], write=not dry_run)
     text = manifest.dumps(answers, plan.records)
     mpath = root / manifest.PATH
     old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
@@ -91,6 +94,10 @@ def run(
             dry_run=dry_run, asking=asking)
     attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
     return 1 if attention else 0
+
+
+def _warn(message: str) -> None:
+    print(f"agenthooks: warning: {message}", file=sys.stderr)
 
 
 def _check_target(root: Path) -> None:

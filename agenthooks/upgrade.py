@@ -24,14 +24,15 @@ the same classification without the writes, so it prints the same verdicts.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
-from agenthooks import config, manifest
+from agenthooks import config, manifest, safepath
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, is_ours, write_atomic
 from agenthooks.gitstore import git_blob, git_prefix, mark_unmerged, merge3, store_blobs
@@ -606,6 +607,84 @@ def _prune_empty(root: Path, folder: Path) -> None:
         except OSError:
             return
         folder = folder.parent
+
+
+# --- what a manifest may name, and what a plan may touch --------------------------------
+
+# Files of ours under .agent/ outside hooks/ (hooks/ holds only ours, in any release's layout).
+AGENT_OWN = (".agent/.gitignore", ".agent/.gitattributes", ".agent/config.yaml")
+
+
+@functools.lru_cache(maxsize=1)
+def framework_paths() -> frozenset[str]:
+    """Every file a framework module plans, with every framework selected, on every
+    platform: planned in an empty folder, so nothing of the repo is read."""
+    import tempfile
+
+    from agenthooks import frameworks, platforms
+
+    answers = {"frameworks": list(frameworks.NAMES), "platforms": list(platforms.PLATFORMS),
+               "lang": "en", "statusline": True}
+    with tempfile.TemporaryDirectory(prefix="agenthooks-paths-") as tmp:
+        regs = frameworks.registrations(Path(tmp), answers)
+    return frozenset(pf.path for pfs in regs.values() for pf in pfs)
+
+
+def generated(rel: str) -> bool:
+    """Is rel a file agenthooks writes: a normalised path under .agent/hooks/, one of ours
+    under .agent/, the top .gitattributes, or a framework's file?"""
+    from agenthooks import gitattributes
+
+    if not safepath.normalised(rel):
+        return False
+    return (rel.startswith(HOOK_DIR) or rel in AGENT_OWN or rel == gitattributes.PATH
+            or rel in framework_paths())
+
+
+def trusted(recorded: dict[str, Any], warn: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The manifest as untrusted input (a clone may commit any): only the records of files
+    agenthooks writes are kept, and only side-file names (legacy, pending) that sit beside
+    their file; the rest is dropped, and WARN says so in one line."""
+    files = recorded.get("files", {})
+    kept: dict[str, Any] = {}
+    dropped = []
+    for rel, rec in files.items():
+        if not isinstance(rec, dict) or not generated(rel):
+            dropped.append(rel)
+            continue
+        name = rel.rsplit("/", 1)[-1]
+        rec = dict(rec)
+        if rec.get("legacy") is not None and rec["legacy"] != name + LEGACY_SUFFIX:
+            rec.pop("legacy")
+        if rec.get("pending") is not None and rec["pending"] != name + NEW_SUFFIX:
+            rec.pop("pending")
+            rec.pop("pending_blob", None)
+        kept[rel] = rec
+    if dropped and warn is not None:
+        more = f" and {len(dropped) - 1} more" if len(dropped) > 1 else ""
+        warn(f"{manifest.PATH} names {dropped[0]!r}{more}, not a file agenthooks writes: "
+             "ignored (never removed nor rewritten)")
+    return dict(recorded, files=kept)
+
+
+def step_paths(plan: Plan) -> tuple[list[Path], list[Path]]:
+    """(files, folders) the plan writes, moves, removes or removes whole."""
+    files = [p for s in plan.steps for p in (*(w[0] for w in s.writes),
+                                             *(p for m in s.moves for p in m), *s.removes)]
+    return files, [p for s in plan.steps for p in s.trees]
+
+
+def guard(root: Path, plan: Plan, seen: Iterable[str] = (), *, also: Iterable[Path] = (),
+          write: bool = True, then: str = "nothing was written") -> None:
+    """Before the first write: refuse (one line naming it) when a path the plan touches (or
+    ALSO, written besides) goes through a link, or is not the regular file (or folder) it
+    must be; SEEN (repo-relative) may be anything but a link. With WRITE, also when a folder
+    written to is not writable."""
+    files, folders = step_paths(plan)
+    files += list(also)
+    safepath.check_paths(root, files, folders, [root / r.rstrip("/") for r in seen], then)
+    if write:
+        safepath.writable([p.parent for p in files] + [d.parent for d in folders], then)
 
 
 def apply(root: Path, plan: Plan) -> list[Verdict]:

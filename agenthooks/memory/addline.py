@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from agenthooks import redact
+from agenthooks import redact, safepath
+from agenthooks.files import make_dirs
 from agenthooks.memory import lint, parse, promote
 
 MAX_CHARS = lint.LONG_LINE  # lint's long_rule threshold
@@ -57,15 +58,22 @@ def append_lines(path: Path, lines: list[str]) -> None:
     first. One O_APPEND write: the bytes already there are never rewritten, a BOM stays."""
     if not lines:
         return
-    data = path.read_bytes() if path.is_file() else b""
-    eol = b"\r\n" if b"\r\n" in data else b"\n"
-    out = b""
-    if data and not data.endswith(b"\n"):
-        out += eol
-    out += b"".join(ln.encode("utf-8") + eol for ln in lines)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    make_dirs(path.parent)
+    # Never through a link, never a FIFO (an open for writing would wait for a reader).
+    fd = safepath.open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, path.name)
     try:
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        eol = b"\r\n" if b"\r\n" in data else b"\n"
+        out = b""
+        if data and not data.endswith(b"\n"):
+            out += eol
+        out += b"".join(ln.encode("utf-8") + eol for ln in lines)
         os.write(fd, out)
     finally:
         os.close(fd)

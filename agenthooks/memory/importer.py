@@ -84,6 +84,7 @@ def run(file: Path | None, dir_: Path | None, *, yes: bool, dry_run: bool,
     if file is not None and dir_ is None and file.is_dir():
         file, dir_ = None, file  # `agenthooks import DIR`
     repo = parse.find_repo(dir_)
+    parse.guard(repo, ("tattoo",))
     only = None
     if file is not None:
         only = file if file.is_absolute() or file.exists() else repo.root / file
