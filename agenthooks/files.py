@@ -8,6 +8,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 from agenthooks.errors import UserError
 
@@ -97,6 +98,40 @@ def _bare(root: Path) -> UserError | None:
 def is_ours(data: bytes) -> bool:
     """data carries one of our ownership ids."""
     return any(owner.encode() in data for owner in KNOWN_OWNER_IDS)
+
+
+# The longest line a reader of logs and transcripts holds: a longer one (a log with no
+# newline, a sparse or NUL-filled file) is skipped in pieces, never held whole.
+MAX_LINE = 8 << 20
+
+
+def bounded_lines(fh: BinaryIO, limit: int = MAX_LINE) -> Iterator[bytes | None]:
+    """Each line of a binary file, with its newline, read in bounded pieces: None for a
+    line over LIMIT bytes, which is skipped 1 MB at a time, so memory stays under LIMIT
+    whatever the file holds."""
+    while True:
+        line = fh.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):
+                line = fh.readline(1 << 20)
+            yield None
+            continue
+        yield line
+
+
+def read_tail(path: Path, cap: int = 65536) -> bytes:
+    """The last CAP bytes of a file (from its first whole line), for files whose latest
+    lines are what counts (the hooks' state files): never the whole of a huge one."""
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size <= cap:
+            return fh.read(cap)
+        fh.seek(size - cap)
+        data = fh.read(cap)
+    cut = data.find(b"\n")
+    return data[cut + 1:] if cut >= 0 else b""
 
 
 def make_dirs(path: Path) -> None:
