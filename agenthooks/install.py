@@ -112,7 +112,7 @@ def _write(root: Path, plan: upgrade.Plan, answers: dict[str, Any], text: str,
            old: str | None) -> list[upgrade.Verdict]:
     """The plan's files, then the manifest (TEXT, when it changed from OLD), then what a
     framework needs once its files are there."""
-    verdicts = upgrade.apply(root, plan)
+    verdicts = upgrade.apply(root, plan, unstored=_warn)
     if old != text:
         write_atomic(root / manifest.PATH, text.encode("utf-8"), 0o644)
     frameworks.post_install(root, answers)

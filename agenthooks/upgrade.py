@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Optional
 from agenthooks import config, manifest, safepath
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, is_ours, write_atomic
-from agenthooks.gitstore import git_blob, git_prefix, mark_unmerged, merge3, store_blobs
+from agenthooks.gitstore import UNSTORED, git_blob, git_prefix, mark_unmerged, merge3, store_blobs
 from agenthooks.render import LIB, TEMPLATE_REVS
 
 NEW_SUFFIX = ".agenthooks-new"
@@ -687,10 +687,10 @@ def guard(root: Path, plan: Plan, seen: Iterable[str] = (), *, also: Iterable[Pa
         safepath.writable([p.parent for p in files] + [d.parent for d in folders], then)
 
 
-def apply(root: Path, plan: Plan) -> list[Verdict]:
+def apply(root: Path, plan: Plan, unstored: Callable[[str], None] | None = None) -> list[Verdict]:
     """Carry out the plan, install's or uninstall's, one step at a time: moves (a move
     onto a file replaces it), writes, removals; the verdicts, with notes saying what
-    really happened."""
+    really happened. UNSTORED hears why the pristine renders could not be kept."""
     out = []
     for step in plan.steps:
         for src, dst in step.moves:
@@ -711,6 +711,8 @@ def apply(root: Path, plan: Plan) -> list[Verdict]:
                 "git shows it unmerged until you git add it",
                 "could not mark it unmerged in git"))
         out.append(verdict)
-    store_blobs(root, plan.pristine)
+    why = store_blobs(root, plan.pristine)
+    if why is not None and unstored is not None:
+        unstored(UNSTORED.format(why=why))
     return out
 
