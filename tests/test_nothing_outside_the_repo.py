@@ -258,3 +258,19 @@ def test_an_unwritable_target_is_refused_before_the_first_write(tmp_path: Path, 
         assert tree(repo, (repo / ".git",)) == before
     finally:
         subprocess.run(["umount", str(repo / where)], check=False)
+
+
+def test_import_reads_no_instruction_file_outside_the_repo(tmp_path_factory: pytest.TempPathFactory,
+                                                           tmp_path: Path) -> None:
+    home = fake_home(tmp_path)
+    repo = memory_repo(tmp_path_factory, tmp_path)
+    (home / ".claude/CLAUDE.md").write_text("# Mine\n- My private rule from HOME\n")
+    (repo / "CLAUDE.md").unlink()
+    (repo / "CLAUDE.md").symlink_to(home / ".claude/CLAUDE.md")
+    (repo / "docs").mkdir()
+    (repo / "docs/agents.md").write_text("# Rules\n- A rule of the repo\n")
+    (repo / "AGENTS.md").symlink_to("docs/agents.md")  # a link inside the repo is read
+    proc = cli("import", str(repo), "--yes")
+    assert proc.returncode == 0, proc.stderr
+    tattoo = (repo / ".agent/memory/tattoo.md").read_text()
+    assert "A rule of the repo" in tattoo and "My private rule" not in tattoo, proc.stdout

@@ -25,6 +25,16 @@ class Item:
     text: str  # without its list marker
 
 
+def _inside(root: Path, path: Path) -> bool:
+    """path (links followed) is in the repo: a CLAUDE.md linked to ~/.claude/CLAUDE.md is the
+    user's, not the repo's, and is never read into the repo's memory."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
 def paths(root: Path) -> list[Path]:
     out = []
     for name in FILES:
@@ -37,7 +47,7 @@ def paths(root: Path) -> list[Path]:
         d = root / folder
         if d.is_dir():
             out += sorted(q for q in d.glob(pattern) if q.is_file())
-    return out
+    return [p for p in out if _inside(root, p)]
 
 
 def _body(raw: list[str]) -> int:
