@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import shutil
 import socket
@@ -141,11 +142,12 @@ def test_every_profile_passes_shellcheck_and_bash_n(tmp_path: Path, platforms, f
     if "macos" in platforms:
         for p in paths:
             assert findings(Path(p).read_text()) == []
-    # The awk program parses in every awk a userland of the profile may have.
+    # The awk program parses in every awk a userland of the profile may have, under LC_ALL=C
+    # as the hooks run it (gawk in a UTF-8 locale refuses byte ranges such as [\300-\367]).
     lib = tmp_path / ".agent/hooks/lib"
     for awk in AWKS:
         argv = [*awk.split(), "-f", str(lib / "clean.awk"), "-f", str(lib / "block.awk"), "/dev/null"]
-        proc = subprocess.run(argv, capture_output=True, text=True)
+        proc = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"})
         assert proc.returncode == 0 and proc.stdout.startswith("AHSTATS "), (awk, proc.stderr)
 
 
