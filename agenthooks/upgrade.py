@@ -615,30 +615,43 @@ def _prune_empty(root: Path, folder: Path) -> None:
 AGENT_OWN = (".agent/.gitignore", ".agent/.gitattributes", ".agent/config.yaml")
 
 
-@functools.lru_cache(maxsize=1)
-def framework_paths() -> frozenset[str]:
-    """Every file a framework module plans, with every framework selected, on every
-    platform: planned in an empty folder, so nothing of the repo is read."""
+@functools.lru_cache(maxsize=None)
+def framework_files(name: str) -> frozenset[str]:
+    """Every file framework NAME plans, on every platform, with its status line: planned in
+    an empty folder, so nothing of the repo is read."""
     import tempfile
 
     from agenthooks import frameworks, platforms
 
-    answers = {"frameworks": list(frameworks.NAMES), "platforms": list(platforms.PLATFORMS),
-               "lang": "en", "statusline": True}
+    answers = {"frameworks": [name], "platforms": list(platforms.PLATFORMS), "lang": "en",
+               "statusline": True}
     with tempfile.TemporaryDirectory(prefix="agenthooks-paths-") as tmp:
         regs = frameworks.registrations(Path(tmp), answers)
     return frozenset(pf.path for pfs in regs.values() for pf in pfs)
 
 
-def generated(rel: str) -> bool:
+def framework_paths() -> frozenset[str]:
+    """Every file any framework module plans."""
+    from agenthooks import frameworks
+
+    return frozenset().union(*(framework_files(n) for n in frameworks.NAMES))
+
+
+def generated(rel: str, template: str = "") -> bool:
     """Is rel a file agenthooks writes: a normalised path under .agent/hooks/, one of ours
-    under .agent/, the top .gitattributes, or a framework's file?"""
-    from agenthooks import gitattributes
+    under .agent/, the top .gitattributes, or a framework's file? TEMPLATE (the record's)
+    says which framework to ask first; the others are asked only when it does not plan rel."""
+    from agenthooks import frameworks, gitattributes
 
     if not safepath.normalised(rel):
         return False
-    return (rel.startswith(HOOK_DIR) or rel in AGENT_OWN or rel == gitattributes.PATH
-            or rel in framework_paths())
+    if rel.startswith(HOOK_DIR) or rel in AGENT_OWN or rel == gitattributes.PATH:
+        return True
+    named = template.removeprefix("frameworks/")
+    for name in frameworks.NAMES:
+        if (named == name or named.startswith(name + "-")) and rel in framework_files(name):
+            return True
+    return rel in framework_paths()
 
 
 def trusted(recorded: dict[str, Any], warn: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -649,7 +662,7 @@ def trusted(recorded: dict[str, Any], warn: Callable[[str], None] | None = None)
     kept: dict[str, Any] = {}
     dropped = []
     for rel, rec in files.items():
-        if not isinstance(rec, dict) or not generated(rel):
+        if not isinstance(rec, dict) or not generated(rel, str(rec.get("template", ""))):
             dropped.append(rel)
             continue
         name = rel.rsplit("/", 1)[-1]
