@@ -52,12 +52,19 @@ def git_env(extra: dict[str, str] | None = None, root: Path | None = None) -> di
 
 
 def _rev_parse(root: Path, *args: str, env: dict[str, str] | None = None) -> list[str] | None:
+    """`git rev-parse ARGS` in root: one answer per argument (a path may hold a newline: the
+    answers are split at the newline that ends each, the last one first), or None."""
     try:
         proc = subprocess.run(["git", "-C", str(root), "rev-parse", *args], capture_output=True,
                               text=True, check=False, env=env or git_env())
     except OSError:
         return None
-    return proc.stdout.splitlines() if proc.returncode == 0 else None
+    if proc.returncode != 0 or not proc.stdout.endswith("\n"):
+        return None
+    out = proc.stdout[:-1]
+    if len(args) == 1:
+        return [out]
+    return out.split("\n") if len(out.split("\n")) == len(args) else None
 
 
 def _exported_work_tree(root: Path) -> tuple[Path, str] | None:
@@ -78,11 +85,12 @@ def _exported_work_tree(root: Path) -> tuple[Path, str] | None:
             return None
         if not named:
             return None
-    found = _rev_parse(root, "--show-toplevel", "--absolute-git-dir", env=env)
-    if not found or len(found) < 2:
+    found = _rev_parse(root, "--show-toplevel", env=env)
+    where = _rev_parse(root, "--absolute-git-dir", env=env)
+    if not found or not where:
         return None
     top = Path(found[0])
-    return (top, found[1]) if root == top or top in root.parents else None
+    return (top, where[0]) if root == top or top in root.parents else None
 
 
 def _bare(root: Path) -> UserError | None:
@@ -185,13 +193,15 @@ def target_dir(given: Path | None) -> Path:
         root = root.resolve()
     else:
         root = Path.cwd()
-    found = _rev_parse(root, "--show-toplevel", "--absolute-git-dir")
-    if found and len(found) >= 2:
-        top, gitdir = Path(found[0]), found[1]
+    found = _rev_parse(root, "--show-toplevel")
+    if found and found[0]:
+        top = Path(found[0])
         # Found from inside a git dir whose core.worktree names a work tree without a .git of
         # its own: git calls on that work tree must name the git dir.
-        if gitdir != str(top / ".git") and _rev_parse(top, "--absolute-git-dir") != [gitdir]:
-            _SEPARATE[str(top)] = gitdir
+        if not os.path.lexists(top / ".git"):
+            gitdir = _rev_parse(root, "--absolute-git-dir")
+            if gitdir:
+                _SEPARATE[str(top)] = gitdir[0]
         return top
     exported = _exported_work_tree(root)
     if exported is not None:
