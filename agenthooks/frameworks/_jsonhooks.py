@@ -56,8 +56,13 @@ _FIX = "fix {rel} (or move it aside), then run agenthooks install again"
 
 
 def read(root: Path, rel: str) -> str | None:
-    """The file's text exactly as stored (no newline translation), or None when absent."""
+    """The file's text exactly as stored (no newline translation), or None when absent.
+    Refused (safepath) when it, or a folder on its way, is a link, or it is not a regular
+    file: nothing is merged into a file outside the repo, and no FIFO is opened."""
+    from agenthooks import safepath
+
     path = root / rel
+    safepath.check(root, [rel], then="not read, nothing written")
     if not path.exists():
         return None
     try:
