@@ -53,8 +53,8 @@ CHAT_SUMMARY_MARKS = ("You are a context summarization agent",
                       "summarize this partial conversation",
                       # Qwen Code, Pi and Factory Droid.
                       "You are the component that summarizes a conversation",
-                      "The messages above are a conversation to summarize",
-                      "Please summarize the following conversation")
+                      "You are a context summarization assistant",
+                      "Remember to wrap your final summary in <summary> tags")
 CHAT_UTILITY_MARKS = ("You are a title generator",
                       # Qwen Code's background memory extraction.
                       "You are now acting as the managed memory extraction subagent")
