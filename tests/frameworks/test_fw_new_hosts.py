@@ -267,3 +267,11 @@ def test_droid_a_resumed_sessions_old_compaction_is_no_news(installed, tmp_path)
     assert s.run("PostToolUse") == ""
     assert [ln for ln in log_lines(repo) if "compaction detected" in ln] == [
         ln for ln in log_lines(repo) if "SessionStart source=compact" in ln]
+
+
+@pytest.mark.parametrize("name", ["qwen-code", "droid", "kilo", "pi"])
+def test_doctor_finds_each_registration_whole(installed, name):  # type: ignore[no-untyped-def]
+    """Doctor reads every hook a registration names (a comment of ours naming none)."""
+    out = cli("doctor", str(installed(name))).stdout
+    line = next(ln for ln in out.splitlines() if f"framework {name}:" in ln)
+    assert line.split()[0] == "ok" and "registered in" in line, out
