@@ -146,8 +146,8 @@ def strip(data: dict[str, Any], shape: str, keys: tuple[str, ...] = ("command",)
     """A copy of data without our entries (empty events and an empty "hooks" dropped),
     and per event the index where ours were."""
     if under is None:
-        wrapped, where = strip({"hooks": data}, shape, keys)
-        return wrapped.get("hooks", {}), where
+        wrapped, at = strip({"hooks": data}, shape, keys)
+        return wrapped.get("hooks", {}), at
     data = dict(data)
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):

@@ -259,8 +259,13 @@ def test_droid_a_resumed_sessions_old_compaction_is_no_news(installed, tmp_path)
     s.compact()  # compacted in an earlier run
     assert s.run("SessionStart", 1, source="resume") == ""
     assert s.run("PostToolUse") == ""
-    # A compaction that SessionStart(compact) reloaded (after PreCompact) is not reloaded again.
+    # A compaction that SessionStart(compact) reloaded (after PreCompact) is not reloaded
+    # again, whichever of that event's two hooks Droid runs first.
     assert s.run("PreCompact", trigger="manual") == ""
+    s.compact()
+    assert s.run("SessionStart", 1, source="compact") == ""
+    assert "Context was compacted" in context(s.run("SessionStart", source="compact"), "SessionStart")
+    assert s.run("PostToolUse") == "" and s.run("UserPromptSubmit") == ""
     s.compact()
     assert "Context was compacted" in context(s.run("SessionStart", source="compact"), "SessionStart")
     assert s.run("SessionStart", 1, source="compact") == ""
