@@ -87,7 +87,7 @@ def test_droid_memory_reminder_and_two_auto_compactions(clis: C.CLIs, sandbox: C
         before_edit, after_read, reloaded = mock_api.main_after(summary)[:3]
         assert rule not in before_edit and rule not in after_read, "memory before an edit"
         blocks = H.blocks_in(reloaded.body)
-        assert rule in blocks[-1] and H.RELOADED in blocks[-1], blocks
+        assert blocks and rule in blocks[-1] and H.RELOADED in blocks[-1], blocks
         assert [b for b in blocks if rule in b] == blocks[-1:]
         assert not [o for o in old if o in blocks[-1]]
         H.assert_after(reloaded, mock_api.summary_text, rule, "the reload")
