@@ -46,7 +46,7 @@ test: $(BIN)/agenthooks
 # A line `FOLDER/ SPEC...` of pins.txt installs its specs together into $(E2E_CACHE)/FOLDER.
 e2e-deps:
 	@command -v npm >/dev/null || { echo "e2e-deps: npm is not installed (apt-get install npm)" >&2; exit 1; }
-	@echo "e2e-deps: installing the pinned agent CLIs and SDKs ($(E2E_PINS), about 4.5 GB) into $(E2E_CACHE)"
+	@echo "e2e-deps: installing the pinned agent CLIs and SDKs ($(E2E_PINS), about 5 GB) into $(E2E_CACHE)"
 	@set -e; n=$$(grep -Ecv '^(#|$$)' $(E2E_PINS)); i=0; seen=; \
 	grep -Ev '^(#|$$)' $(E2E_PINS) | while read -r first rest; do i=$$((i + 1)); \
 	  echo "e2e-deps: [$$i/$$n] $$first $$rest"; \
