@@ -79,6 +79,8 @@ def context(answers: dict[str, Any], template_root: str | None = None,
         "secret_file_arms": redact.secret_file_arms(),
         # Frameworks whose pre-compaction output reaches the host's summarizer (SUMMARY_EVENT).
         "summary_frameworks": [fw for fw in frameworks.SUMMARIES if fw in selected],
+        "invisible_source": redact.awk_invisible_source(),
+        "key_eres": redact.awk_key(),
         "config_default_words": [f"{t.var}={shlex.quote(config.bash_value(t))}" for t in config.TUNABLES],
         # The rev of the tree rendered: its config.values tag and its loader's release check.
         "cache_rev": lib_rev,
