@@ -24,6 +24,9 @@ NAME = "kilo"
 DETECT: tuple[str, ...] = (".kilo", ".kilocode", "kilo.json")
 ON_MACHINE = (".config/kilo", "kilo")
 TRANSCRIPT = False
+# experimental.session.compacting (OpenCode's plugin API): the plugin adds on_compact's
+# PreCompact output to the summary prompt (summary_budget_tokens).
+SUMMARY_INSTRUCTIONS = True
 PATH = ".kilo/plugins/agenthooks.ts"
 
 

@@ -67,6 +67,11 @@ def test_kilo_memory_reminder_and_compactions(clis: C.CLIs, sandbox: C.Sandbox,
     # block reloaded after it (the rule written just before), with the notice; no older rule.
     summaries = mock_api.summary_requests("chat")
     assert len(summaries) == 2, [(r.index, r.kind) for r in mock_api.requests]
+    # experimental.session.compacting: each summary request carries what the summary must keep.
+    for summary, rule in ((summaries[0], rule1), (summaries[1], rule2)):
+        asked = summary.json_text
+        assert "When you summarize this conversation, keep the following verbatim" in asked, asked[-6000:]
+        assert rule in asked and "The files being edited, latest last: app.py" in asked, asked[-6000:]
     counts = []
     for summary, rule, old in ((summaries[0], rule1, (old_rule,)), (summaries[1], rule2, (old_rule, rule1))):
         after = mock_api.main_after(summary)[0]
