@@ -19,7 +19,7 @@ def yaml_module() -> ModuleType:
     return yaml
 
 
-CONFIG_VERSION = 4
+CONFIG_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,14 @@ TUNABLES: tuple[Tunable, ...] = (
             "The context window in tokens, for flush_at_percent, when the host does not say it.",
             "AH_WINDOW", (1000, 100000000),
             comment_zh="上下文窗口的 token 数，供 flush_at_percent 使用（宿主未给出时）。"),
+    Tunable("board", "shared",
+            "Where the progress board is: local (memory/boards/BRANCH.md, kept out of git: one per\n"
+            "branch and worktree), branch (the same files, committed) or shared (memory/snapshot.md,\n"
+            "one board, committed). Change it with 'agenthooks board --switch MODEL', which moves it.",
+            "AH_BOARD",
+            comment_zh="进度板放在哪里：local（memory/boards/分支名.md，不进 git：每个分支、每个 worktree\n"
+            "各一份）、branch（同样的文件，提交进 git）或 shared（memory/snapshot.md，全仓库一份，提交）。\n"
+            "用 'agenthooks board --switch 模式' 切换，它会搬移进度板。"),
     Tunable("enabled", True, "false turns every hook into a silent no-op, without unregistering it.",
             "AH_ENABLED",
             comment_zh="设为 false 时所有钩子都变成静默的空操作，但不取消注册。"),
@@ -98,6 +106,10 @@ HEADER = {
 
 # Derived views, for the code that reads one aspect.
 DEFAULTS: dict[str, Any] = {t.key: t.default for t in TUNABLES if not isinstance(t.default, bool)}
+# The board models (config.yaml's board:). A config.yaml without the key predates boards: shared,
+# as every repo had it; a new install writes local, the team default (answers.defaults).
+BOARDS = ("local", "branch", "shared")
+NEW_BOARD = "local"
 # Keys the hooks read as true/false (true | yes | on | 1, false | no | off | 0).
 BOOL_DEFAULTS: dict[str, bool] = {t.key: t.default for t in TUNABLES if isinstance(t.default, bool)}
 # The same bounds are rendered into the hooks' reader; outside them a value is ignored.
@@ -187,6 +199,8 @@ def read(path: Path) -> dict[str, object]:
                     out[key] = n
         elif key == "summary_markers":
             out[key] = val
+        elif key == "board" and val in BOARDS:
+            out[key] = val
         elif key in BOOL_DEFAULTS and val in YAML_TRUE + YAML_FALSE:
             out[key] = val in YAML_TRUE
     return out
@@ -256,6 +270,8 @@ MIGRATIONS: dict[int, tuple[tuple[str, Callable[[str], str]], ...]] = {
     2: (("fresh_after_compactions", _add_tunable("fresh_after_compactions")),),
     3: (("flush_at_percent", _add_tunable("flush_at_percent")),
         ("context_window_tokens", _add_tunable("context_window_tokens"))),
+    # A repo from before boards keeps its one board, memory/snapshot.md, until it switches.
+    4: (("board", _add_tunable("board")),),
 }
 
 
