@@ -144,11 +144,22 @@ def test_the_board_changed_under_the_session_is_said_once(land):  # type: ignore
     tattoo.write_text(SAMPLE_TATTOO + "- A rule A added\n")
     hook(repo, "post_edit", edit("A", tattoo), env)
     assert hook(repo, "on_compact", prompt("A"), env) == ""
-    # Another's edit of the rules.
+    # Another's edit of the rules alone.
+    os.utime(board, (past - 60, past - 60))
     os.utime(seen, (past, past))
     tattoo.write_text(SAMPLE_TATTOO + "- a rule B added\n")
     out = hook(repo, "on_compact", prompt("A"), env)
     assert out.startswith("agenthooks: .agent/memory/tattoo.md changed at "), out
+    assert len(out.splitlines()) == 1 and "boards/main.md" not in out, out
+    # Both, in one prompt: a line for each, neither lost.
+    os.utime(seen, (past, past))
+    board.write_text(BOARD + "- [ ] B: another step\n")
+    tattoo.write_text(SAMPLE_TATTOO + "- a rule B added again\n")
+    out = hook(repo, "on_compact", prompt("A"), env).splitlines()
+    assert [s.split(" changed at ")[0] for s in out] == [
+        "agenthooks: .agent/memory/boards/main.md", "agenthooks: .agent/memory/tattoo.md"], out
+    assert sum("changed at" in s for s in log_lines(repo)) == 4
+    assert hook(repo, "on_compact", prompt("A"), env) == ""
 
 
 def test_a_session_that_never_got_memory_is_told_nothing(land):  # type: ignore[no-untyped-def]
