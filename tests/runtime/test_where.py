@@ -19,11 +19,14 @@ MAIN_BOARD = "## Goal\nShip the main release\n## In progress\n- [ ] main: cut th
 WT_BOARD = "## Goal\nA feature in a worktree\n## In progress\n- [ ] feature: wire the parser\n"
 
 
-def start(cwd: Path | None, sid: str = "s1") -> dict[str, str]:
+def start_payload(cwd: Path | None, sid: str = "s1") -> dict[str, str]:
     out = {"session_id": sid, "hook_event_name": "SessionStart", "source": "startup"}
     if cwd is not None:
         out["cwd"] = str(cwd)
     return out
+
+
+start = start_payload
 
 
 @pytest.fixture(params=sorted(USERLANDS))
@@ -164,3 +167,47 @@ def test_a_post_edit_in_the_worktree_reminds_of_the_worktrees_board(land):  # ty
     assert ".agent/memory/boards/feature.md was last updated" in proc.stdout, proc.stdout
     assert "snapshot.md" not in proc.stdout
     assert any("reminded the agent" in s for s in log_lines(wt)) and log_lines(repo) == []
+
+
+def execs(hook: Path, payload: dict[str, object], tmp: Path) -> list[str]:
+    """The programs a hook run exec'd (strace), the bash running it left out."""
+    import json
+
+    from support.helpers import require
+
+    strace = require("strace", "apt-get install strace")
+    out = tmp / "run.strace"
+    subprocess.run([strace, "-f", "-qq", "-e", "trace=execve", "-o", str(out), "bash", str(hook),
+                    "claude-code"], input=json.dumps(payload), text=True, capture_output=True,
+                   check=True, cwd=tmp)
+    calls = [line.split('execve("', 1)[1].split('"', 1)[0] for line in out.read_text().splitlines()
+             if 'execve("' in line and "= 0" in line]
+    return [Path(c).name for c in calls[1:]]
+
+
+def test_quiet_paths_from_a_subfolder_or_a_worktree_spawn_no_process(tmp_path):  # type: ignore[no-untyped-def]
+    """The walk from the payload's cwd and the branch's board read from git's HEAD are tests
+    and reads: a start whose block is current, a quiet prompt and a second edit exec nothing."""
+    repo = make_repo(tmp_path, "repo")
+    install(repo, "--framework", "claude-code", "--board", "local")
+    write_memory(repo, tattoo=SAMPLE_TATTOO)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "agenthooks")
+    (repo / ".agent/memory/boards/main.md").write_text(MAIN_BOARD)
+    wt = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(wt))
+    (wt / ".agent/memory/boards").mkdir()
+    (wt / ".agent/memory/boards/feature.md").write_text(WT_BOARD)
+    hook = repo / ".agent/hooks"  # the main checkout's hooks, as CLAUDE_PROJECT_DIR names them
+    for n, cwd in enumerate((repo / "src" / "deep", wt / "sub dir")):
+        cwd.mkdir(parents=True)
+        sid = f"q{n}"
+        start = start_payload(cwd, sid)
+        prompt = {"session_id": sid, "hook_event_name": "UserPromptSubmit", "prompt": "go", "cwd": str(cwd)}
+        edit = {"session_id": sid, "hook_event_name": "PostToolUse", "tool_name": "Edit", "cwd": str(cwd),
+                "tool_input": {"file_path": str(cwd / "a.py")}}
+        for name, payload in (("pre_task", start), ("on_compact", prompt), ("post_edit", edit)):
+            execs(hook / f"{name}.sh", payload, tmp_path)  # the first run builds, makes state
+            assert execs(hook / f"{name}.sh", payload, tmp_path) == [], (name, cwd)
+    assert "feature: wire the parser" in (wt / ".agent/injected_context.txt").read_text()
+    assert "main: cut the release notes" in (repo / ".agent/injected_context.txt").read_text()
