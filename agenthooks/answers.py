@@ -131,8 +131,10 @@ def resolve(
     board = current_board(root)
     out: dict[str, Any] = {}
     for q in QUESTIONS:
-        if q.name == "board" and board is not None and flags.get("board") is None:
-            out["board"] = board  # an installed repo keeps its board; board --switch moves it
+        if q.name == "board" and flags.get("board") is None and (board is not None or recorded):
+            # An installed repo keeps its board (board --switch moves it); answers recorded
+            # before boards existed mean the one board, snapshot.md.
+            out["board"] = board or recorded.get("board") or "shared"
             continue
         only = ONLY_FOR.get(q.name)
         if only is not None and only not in out.get("frameworks", []) and flags.get(q.name) is None:
