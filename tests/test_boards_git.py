@@ -143,6 +143,13 @@ def test_the_switch_moves_the_board_byte_for_byte_and_says_how_to_record_it(tmp_
     assert re.search(r"(?m)^board: local$", (repo / ".agent/config.yaml").read_text())
     assert "/memory/boards/" in (repo / ".agent/.gitignore").read_text()
     assert "step two" in block(repo)
+    # doctor names a local board that git still tracks (here: the old board is gone from the
+    # work tree, the new one is ignored: nothing to say of it).
+    assert "is tracked by git" not in cli("doctor", str(repo)).stdout
+    git(repo, "add", "-f", ".agent/memory/boards/main.md")
+    doctor = " ".join(cli("doctor", str(repo)).stdout.split())
+    assert ".agent/memory/boards/main.md is tracked by git, though board: local keeps it out" in doctor
+    git(repo, "rm", "--cached", "-q", ".agent/memory/boards/main.md")
     git(repo, "rm", "--cached", "-q", ".agent/memory/snapshot.md")
     git(repo, "add", "-A")
     assert not [f for f in git(repo, "diff", "--cached", "--name-only").stdout.splitlines() if "boards/" in f]
