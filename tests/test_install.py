@@ -200,16 +200,16 @@ def test_real_questionary_prompts_through_a_pipe(tmp_path: Path) -> None:
     down, space, enter = "\x1b[B", " ", "\r"
     with create_pipe_input() as inp:
         # platforms: tick macos too; frameworks: none is pre-ticked in an empty repo, tick
-        # the first (claude-code); lang: move to zh; budget: replace the default; status line:
-        # no (a one-key answer waits for its Enter).
+        # the first (claude-code); lang: move to zh; budget: replace the default; board: move
+        # to branch; status line: no (a one-key answer waits for its Enter).
         keys = (down + space + enter) + (space + enter) + (down + enter) + ("\x7f" * 5 + "700" + enter) \
-            + ("n" + enter)
+            + (down + enter) + ("n" + enter)
         inp.send_text(keys)
         prompter = answers_mod.QuestionaryPrompter(input=inp, output=DummyOutput())
         got = answers_mod.resolve(repo, {}, {}, yes=False, prompter=prompter, interactive=True)
     assert got["platforms"] == ["linux", "macos"]
     assert got["frameworks"] == ["claude-code"] and got["lang"] == "zh" and got["budget_tokens"] == 700
-    assert got["statusline"] is False
+    assert got["board"] == "branch" and got["statusline"] is False
 
 
 def test_ctrl_c_at_a_prompt_exits_130_and_writes_nothing(tmp_path: Path) -> None:
