@@ -26,10 +26,11 @@ LAYOUT = {
     ".agent/config.yaml", ".agent/hooks/on_compact.sh", ".agent/hooks/post_edit.sh",
     ".agent/hooks/pre_task.sh", ".agent/log/memory.log", ".agent/memory/notes.md",
     ".agent/memory/snapshot.md", ".agent/memory/tattoo.md",
-    # The hooks' library (no lib/lock.sh: this machine's flock is util-linux's).
-    *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "say.sh", "cache.sh", "runtime.sh",
-                                              "context.sh", "state.sh", "block.sh", "block.awk", "clean.awk",
-                                              "archive.sh")),
+    # The hooks' library: every render ships the portable lock (lib/lock.sh), for a flock
+    # that is missing or fails.
+    *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh",
+                                              "lock.sh", "context.sh", "state.sh", "block.sh", "memory.awk",
+                                              "block.awk", "clean.awk", "archive.sh")),
 }
 
 
@@ -83,7 +84,7 @@ def test_second_install_is_byte_identical_and_says_so(tmp_path: Path) -> None:
     assert tree(repo) == before
     assert "up to date: nothing changed" in proc.stdout
     verdicts = [line.split()[0] for line in proc.stdout.splitlines() if line.startswith("  ")]
-    assert len(verdicts) == len(LAYOUT) + 2  # and .claude/settings.json, lib/lock.sh (macos)
+    assert len(verdicts) == len(LAYOUT) + 1  # and .claude/settings.json
     assert set(verdicts) <= {"identical", "keep"}, proc.stdout
 
 
