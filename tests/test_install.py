@@ -30,7 +30,7 @@ LAYOUT = {
     # that is missing or fails.
     *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh",
                                               "lock.sh", "context.sh", "state.sh", "block.sh", "memory.awk",
-                                              "block.awk", "clean.awk", "archive.sh")),
+                                              "block.awk", "clean.awk", "archive.sh", "where.sh")),
 }
 
 
@@ -129,9 +129,11 @@ def test_without_a_terminal_a_missing_answer_exits_2_and_writes_nothing(tmp_path
     assert proc.stderr.count("\n") == 1 and "--platform" in proc.stderr
     assert not (repo / ".agent").exists()
     # Every answer given by a flag: no prompt is needed.
-    proc = cli("install", str(repo), "-p", "linux", "-f", "codex", "--lang", "en", "--budget", "400")
+    proc = cli("install", str(repo), "-p", "linux", "-f", "codex", "--lang", "en", "--budget", "400",
+               "--board", "branch")
     assert proc.returncode == 0, proc.stderr
     assert "budget_tokens: 400" in (repo / ".agent/config.yaml").read_text()
+    assert "board: branch" in (repo / ".agent/config.yaml").read_text()
 
 
 def test_answers_are_recorded_and_flags_override(tmp_path: Path) -> None:
@@ -141,7 +143,7 @@ def test_answers_are_recorded_and_flags_override(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
     assert recorded == {"platforms": ["macos"], "frameworks": ["codex"], "lang": "zh",
-                        "budget_tokens": 500}
+                        "budget_tokens": 500, "board": "shared"}
     install(repo, "--platform", "linux")
     recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
     assert recorded["platforms"] == ["linux"] and recorded["frameworks"] == ["codex"]
@@ -172,6 +174,7 @@ def test_scripted_prompter_drives_the_interactive_path(tmp_path: Path) -> None:
     assert [m.split("?")[0] for m in prompter.asked] == [
         "Which systems will run these hooks", "Which agent frameworks should call them",
         "Language of the memory templates and messages", "Injection budget in estimated tokens",
+        "Where does each task's progress board live",
         "Show memory in Claude Code's status line (size, compactions, snapshot age)",
         "Write these files"]
     # The plan, before the final question; then what to do next, with paths that exist.
