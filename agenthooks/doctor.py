@@ -512,8 +512,9 @@ def _board(root: Path) -> list[Check]:
     rel = path.relative_to(root).as_posix()
     state = "" if path.is_file() else ", not started yet (normal for a new branch)"
     where = {"local": "kept out of git", "branch": "committed", "shared": "committed, one for every branch"}
-    out = [Check("board", "ok", f"{model}: {rel}{state} ({where[model]})")]
-    if gitstore.git_prefix(root) is None or not path.is_file():
+    in_git = gitstore.git_prefix(root) is not None
+    out = [Check("board", "ok", f"{model}: {rel}{state}" + (f" ({where[model]})" if in_git else ""))]
+    if not in_git or not path.is_file():
         return out
     ignored = bool(committed.ignored(root, [rel]))
     if model == "local" and gitstore.tracked(root, rel):

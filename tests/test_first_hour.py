@@ -15,7 +15,7 @@ from support.helpers import cli, git
 from support.terminal import ENTER, Term
 
 QUESTIONS = ("Which systems", "Which agent frameworks", "Language", "Injection budget",
-             "status line")
+             "progress board live", "status line")
 
 
 def answer_with_enter(term: Term) -> None:
