@@ -53,17 +53,21 @@ test-awk: $(BIN)/agenthooks
 	@set -e; for a in $(AWKS); do echo "test-awk: awk is $$a, LANG=$(AWK_LANG)"; \
 	  AGENTHOOKS_AWK=$$a LANG=$(AWK_LANG) $(BIN)/python -m pytest -q -n 2 $(AWK_TESTS); done
 
-# The pinned agent CLIs for tests/e2e (about 2.8 GB); `make test` never downloads them.
+# The pinned agent CLIs and SDKs for tests/e2e (about 5 GB); `make test` never downloads them.
+# A line `FOLDER/ SPEC...` of pins.txt installs its specs together into $(E2E_CACHE)/FOLDER.
 e2e-deps:
 	@command -v npm >/dev/null || { echo "e2e-deps: npm is not installed (apt-get install npm)" >&2; exit 1; }
-	@echo "e2e-deps: installing the pinned agent CLIs ($(E2E_PINS), about 2.8 GB) into $(E2E_CACHE)"
-	@set -e; specs=$$(grep -v '^#' $(E2E_PINS)); n=$$(echo "$$specs" | wc -l); i=0; \
-	for spec in $$specs; do i=$$((i + 1)); echo "e2e-deps: [$$i/$$n] $$spec"; \
-	  case $$spec in \
-	    pip:*) [ -x $(E2E_PIP_VENV)/bin/pip ] || $(PYTHON) -m venv $(E2E_PIP_VENV); \
-	      $(E2E_PIP_VENV)/bin/pip install -q --disable-pip-version-check $${spec#pip:} ;; \
-	    *) pkg=$${spec%@*}; dir=$(E2E_CACHE); case " $$seen " in *" $$pkg "*) dir=$$dir/$${pkg##*/}-$${spec##*@};; esac; seen="$$seen $$pkg"; \
-	      npm install --prefix $$dir --no-audit --no-fund --loglevel=error $$spec ;; \
+	@echo "e2e-deps: installing the pinned agent CLIs and SDKs ($(E2E_PINS), about 5 GB) into $(E2E_CACHE)"
+	@set -e; n=$$(grep -Ecv '^(#|$$)' $(E2E_PINS)); i=0; seen=; \
+	grep -Ev '^(#|$$)' $(E2E_PINS) | while read -r first rest; do i=$$((i + 1)); \
+	  echo "e2e-deps: [$$i/$$n] $$first $$rest"; \
+	  case $$first in */) dir=$(E2E_CACHE)/$${first%/}; specs=$$rest;; *) dir=; specs=$$first;; esac; \
+	  case $$specs in \
+	    pip:*) venv=$${dir:-$(E2E_PIP_VENV)}; [ -x $$venv/bin/pip ] || $(PYTHON) -m venv $$venv; \
+	      $$venv/bin/pip install -q --disable-pip-version-check $${specs#pip:} ;; \
+	    *) if [ -z "$$dir" ]; then pkg=$${specs%@*}; dir=$(E2E_CACHE); \
+	        case " $$seen " in *" $$pkg "*) dir=$$dir/$${pkg##*/}-$${specs##*@};; esac; seen="$$seen $$pkg"; fi; \
+	      npm install --prefix $$dir --no-audit --no-fund --loglevel=error $$specs ;; \
 	  esac; done
 	@echo "e2e-deps: done ($$(du -sh $(E2E_CACHE) | cut -f1) in $(E2E_CACHE))"
 

@@ -21,6 +21,12 @@ def yaml_module() -> ModuleType:
 
 CONFIG_VERSION = 5
 
+# Every framework registers the hooks with this timeout (Claude Code, Codex, Cursor, Copilot
+# CLI: 30 s; Gemini CLI: 30000 ms), and a lock wait must end well before it: the hook still
+# has its block to print. Beyond the cap a value is ignored, as any out-of-bounds value.
+HOST_TIMEOUT = 30
+LOCK_TIMEOUT_MAX = 20
+
 
 @dataclass(frozen=True)
 class Tunable:
@@ -62,9 +68,11 @@ TUNABLES: tuple[Tunable, ...] = (
             "AH_MARKERS",
             comment_zh="钩子输入中标志对话摘要的文本；用 '|' 分隔多个标记。"),
     Tunable("lock_timeout_seconds", 5,
-            "Hooks wait this long for the lock before skipping their writes (memory is still printed).",
-            "AH_LOCK_TIMEOUT", (0, 120),
-            comment_zh="钩子等待锁的秒数，超时则跳过写入（记忆照样输出）。"),
+            "Hooks wait this long for the lock before skipping their writes (memory is still printed).\n"
+            f"At most {LOCK_TIMEOUT_MAX}: every host registration gives a hook {HOST_TIMEOUT} s in all.",
+            "AH_LOCK_TIMEOUT", (0, LOCK_TIMEOUT_MAX),
+            comment_zh="钩子等待锁的秒数，超时则跳过写入（记忆照样输出）。\n"
+                       f"最多 {LOCK_TIMEOUT_MAX}：每个宿主的注册只给钩子共 {HOST_TIMEOUT} 秒。"),
     Tunable("log_max_kb", 256, "The audit log is rotated past this size; one old file (memory.log.1) is kept.",
             "AH_LOG_MAX_KB", (1, 102400),
             comment_zh="审计日志超过这个大小（KB）时轮转；保留一个旧文件（memory.log.1）。"),

@@ -16,6 +16,13 @@ from agenthooks.files import git_env
 # Keeps every pristine render reachable, so `git gc` never prunes a merge base that was
 # never committed (the user edited the hook before the first commit).
 PRISTINE_REF = "refs/agenthooks/pristine"
+# What it costs when the ref cannot be kept (a reference-transaction hook refuses it):
+# the renders stay in the object store, where the manifest's blob ids find them, until gc.
+UNSTORED = ("the merge bases were not kept under " + PRISTINE_REF + " ({why}): upgrades still "
+            "merge your edits to the generated files while git keeps them (unreferenced "
+            "objects: until `git gc` prunes them, 2 weeks by default), and for good once the "
+            "files are committed unedited; past that, an edited file gets the new version beside "
+            "it (FILE.agenthooks-new) to merge by hand")
 
 
 def _git(root: Path, *args: str, input: bytes | None = None,
@@ -23,7 +30,7 @@ def _git(root: Path, *args: str, input: bytes | None = None,
     try:
         return subprocess.run(["git", "-C", str(root), *args], input=input,
                               capture_output=True, check=False,
-                              env=git_env(env))
+                              env=git_env(env, root))
     except OSError:
         return None
 
@@ -74,14 +81,15 @@ def hash_objects(root: Path, texts: list[bytes]) -> list[str] | None:
     return ids if ids == expected else None
 
 
-def store_blobs(root: Path, texts: list[bytes]) -> bool:
+def store_blobs(root: Path, texts: list[bytes]) -> str | None:
     """Keep each pristine render in git's object store, reachable from PRISTINE_REF, so
-    the merge base survives even when the user never commits it. False when not stored."""
+    the merge base survives even when the user never commits it. None when kept (or when
+    there is nothing to keep, or no repo); else why not, in git's words."""
     if not texts or git_prefix(root) is None:
-        return False
+        return None
     ids = hash_objects(root, list({manifest.blob_id(t): t for t in texts}.values()))
     if ids is None:
-        return False
+        return "git hash-object failed"
     entries: dict[str, str] = {}
     old = _git(root, "ls-tree", PRISTINE_REF)
     if old is not None and old.returncode == 0:
@@ -93,13 +101,16 @@ def store_blobs(root: Path, texts: list[bytes]) -> bool:
     before = dict(entries)
     entries.update({i: i for i in ids})
     if entries == before:
-        return True
+        return None
     listing = "".join(f"100644 blob {sha}\t{name}\n" for name, sha in sorted(entries.items()))
     tree = _git(root, "mktree", input=listing.encode())
     if tree is None or tree.returncode != 0:
-        return False
+        return "git mktree failed"
     ref = _git(root, "update-ref", PRISTINE_REF, tree.stdout.decode().strip())
-    return ref is not None and ref.returncode == 0
+    if ref is not None and ref.returncode == 0:
+        return None
+    said = (ref.stderr.decode("utf-8", "replace").strip().splitlines() if ref is not None else [])
+    return f"git update-ref {PRISTINE_REF} refused" + (f": {said[-1][:160]}" if said else "")
 
 
 def has_pristine_ref(root: Path) -> bool:

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Iterator
 
 from agenthooks import config, statefiles, transcript
 from agenthooks.errors import UserError
+from agenthooks.files import bounded_lines, read_tail
 from agenthooks.memory import boards
 
 # `[YYYY-MM-DD HH:MM:SS] HOOK FRAMEWORK SID: MESSAGE`; before 0.x the hooks wrote
@@ -41,6 +42,11 @@ def signal_of(cause: str) -> str:
     return next((sig for needle, sig in SIGNALS if needle in cause), "other")
 
 
+# No line the hooks log is near this long; a longer one is skipped unread (a log of 200 MB
+# with no newline costs no memory).
+LOG_LINE_MAX = 1 << 20
+
+
 @dataclass
 class LogLine:
     time: str
@@ -60,7 +66,9 @@ def read_log(agent: Path) -> Iterator[LogLine]:
         except OSError:
             continue
         with fh:
-            for data in fh:
+            for data in bounded_lines(fh, LOG_LINE_MAX):
+                if data is None:  # no log line is that long: a file with no newlines
+                    continue
                 raw = data.decode("utf-8", errors="replace").rstrip("\r\n")
                 f = statefiles.LOG.parse(raw)
                 if f:
@@ -194,8 +202,8 @@ def from_log(lines: Iterable[LogLine]) -> list[Session]:
 def _state_turn(agent: Path, sid: str) -> int | None:
     """Prompts since the last reload, from the last valid line of the session's state."""
     try:
-        lines = (agent / "log" / "state" / f"{sid}.state").read_text(
-            encoding="utf-8", errors="replace").splitlines()
+        lines = read_tail(agent / "log" / "state" / f"{sid}.state").decode(
+            "utf-8", errors="replace").splitlines()
     except OSError:
         return None
     for line in reversed(lines):
@@ -210,8 +218,8 @@ def context_use(agent: Path, sid: str, drop_percent: int = 40) -> tuple[list[int
     indexes before which a compaction was seen: pre_task's sync line after the host's, or a
     reload (turn 0) at a length that dropped."""
     try:
-        lines = (agent / "log" / "state" / f"{sid}.state").read_text(
-            encoding="utf-8", errors="replace").splitlines()
+        lines = read_tail(agent / "log" / "state" / f"{sid}.state").decode(
+            "utf-8", errors="replace").splitlines()
     except OSError:
         return [], []
     lengths: list[int] = []
@@ -239,7 +247,7 @@ def context_use(agent: Path, sid: str, drop_percent: int = 40) -> tuple[list[int
 def session_window(agent: Path, sid: str) -> int:
     """The context window: as the host last said it (SESSION.window), else the tunable."""
     try:
-        words = (agent / "log" / "state" / f"{sid}.window").read_text(encoding="utf-8").split()
+        words = read_tail(agent / "log" / "state" / f"{sid}.window", 4096).decode("utf-8").split()
         if words and words[0].isdigit() and int(words[0]) > 0:
             return int(words[0])
     except (OSError, UnicodeDecodeError):
@@ -268,7 +276,7 @@ def block_stats(agent: Path) -> dict[str, int] | None:
     state = agent / "log" / "state"
     for fmt, budget in ((statefiles.LAST, "budget"), (statefiles.BLOCK, "build_budget")):
         try:
-            line = (state / fmt.file).read_text(encoding="utf-8")
+            line = read_tail(state / fmt.file, 4096).decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         f = fmt.parse(line)

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from agenthooks import answers as answers_mod
 from agenthooks import (config, frameworks, gitattributes, gitexclude, gitstore, install_talk,
-                        installlock, manifest, render, upgrade)
+                        installlock, manifest, render, safepath, upgrade)
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, target_dir, write_atomic
 from agenthooks.memory import boards
@@ -85,8 +85,7 @@ def _run(
 ) -> int:
     """The install, under the repo's lock: the manifest is read only once the lock is held,
     so a run that waited builds on what the other one wrote."""
-    recorded = manifest.load(root)
-    local = _local(root, bool(flags.pop("local", False)), recorded.get("answers", {}))
+    recorded, local = _recorded(root, flags)
     if (root / ".agent/config.yaml").is_file():
         config.check(root / ".agent/config.yaml")
     template_root, revs = template_override()
@@ -107,6 +106,8 @@ def _run(
     regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
                        template_root=template_root, revs=revs)
     _refuse_dirty(root, plan, allow_dirty)
+    upgrade.guard(root, plan, [s.verdict.path for s in plan.steps],
+                  also=[root / manifest.PATH], write=not dry_run)
     text = manifest.dumps(answers, plan.records)
     mpath = root / manifest.PATH
     old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
@@ -149,6 +150,18 @@ def _board(root: Path, answers: dict[str, Any], template_root: str | None) -> li
     return [PlannedFile(f".agent/{rel}", text, 0o644, "memory")]
 
 
+def _warn(message: str) -> None:
+    print(f"agenthooks: warning: {message}", file=sys.stderr)
+
+
+def _recorded(root: Path, flags: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The manifest as far as it can be trusted (a linked .agent/, memory/, log/... refused
+    before anything is read), and whether this install stays out of git (--local)."""
+    safepath.check_agent(root)
+    recorded = upgrade.trusted(manifest.load(root), _warn)
+    return recorded, _local(root, bool(flags.pop("local", False)), recorded.get("answers", {}))
+
+
 def _check_target(root: Path) -> None:
     """A folder we can write to; outside git it works, but the hooks are meant to be committed."""
     check_writable(root)
@@ -161,7 +174,7 @@ def _write(root: Path, plan: upgrade.Plan, answers: dict[str, Any], text: str,
            old: str | None) -> list[upgrade.Verdict]:
     """The plan's files, then the manifest (TEXT, when it changed from OLD), then what a
     framework needs once its files are there."""
-    verdicts = upgrade.apply(root, plan)
+    verdicts = upgrade.apply(root, plan, unstored=_warn)
     if old != text:
         write_atomic(root / manifest.PATH, text.encode("utf-8"), 0o644)
     frameworks.post_install(root, answers)

@@ -32,8 +32,11 @@ def blob_id(data: bytes) -> str:
 
 def load(root: Path) -> dict[str, Any]:
     path = root / PATH
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return {"schema": SCHEMA, "answers": {}, "files": {}}
+    if path.is_symlink() or not path.is_file():  # a FIFO is never opened
+        raise UserError(f"{PATH} is not a regular file",
+                        hint=f"delete {PATH} and run agenthooks install again")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

@@ -77,6 +77,8 @@ def context(answers: dict[str, Any], template_root: str | None = None,
         "formats": statefiles.formats(lib_rev),
         "effects": statefiles.effects_header,
         "secret_pieces": redact.awk_source(),
+        "invisible_source": redact.awk_invisible_source(),
+        "key_eres": redact.awk_key(),
         "config_default_words": [f"{t.var}={shlex.quote(config.bash_value(t))}" for t in config.TUNABLES],
         # The rev of the tree rendered: its config.values tag and its loader's release check.
         "cache_rev": lib_rev,

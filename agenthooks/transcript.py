@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from agenthooks import frameworks
+from agenthooks.files import bounded_lines
 from agenthooks.frameworks._transcript import Event, Transcript, Unreadable, strings
 
 __all__ = ["Event", "Transcript", "Unreadable", "strings", "read", "locate", "latest_for", "verify"]
@@ -27,19 +28,23 @@ READERS: list[Any] = [fw for fw in frameworks.REGISTRY if fw.TRANSCRIPT]
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
+# A transcript that is one JSON document is read whole up to this size.
+WHOLE_MAX = 32 << 20
 
 
 class _Records:
     """A transcript's records, streamed line by line on each pass (a 200 MB transcript is
     never held whole): None for a line that is not JSON (a torn last line while the host
-    writes). One JSON document (Gemini CLI before the JSONL chat files) is read whole."""
+    writes) or is over files.MAX_LINE (a sparse or NUL-filled file: skipped in pieces, never
+    held). One JSON document (Gemini CLI before the JSONL chat files) is read whole when
+    it is at most WHOLE_MAX bytes."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.whole: list[Any] | None = None
         first, later_object = "", False
         for line in self._lines():
-            if not line.strip():
+            if line is None or not line.strip():
                 continue
             if not first:
                 first = line.lstrip()
@@ -48,6 +53,8 @@ class _Records:
                 break
         if first.startswith("{") and not later_object:
             try:
+                if path.stat().st_size > WHOLE_MAX:
+                    raise Unreadable(f"{path}: one JSON document over {WHOLE_MAX >> 20} MB: not read")
                 text = path.read_text(encoding="utf-8")
                 self.whole = [json.loads(text.strip())]
             except (OSError, UnicodeDecodeError) as exc:
@@ -57,11 +64,11 @@ class _Records:
         if not any(isinstance(r, dict) for r in self):
             raise Unreadable(f"{path}: no JSON records")
 
-    def _lines(self) -> Iterator[str]:
+    def _lines(self) -> Iterator[str | None]:
         try:
             with open(self.path, "rb") as fh:
-                for raw in fh:
-                    yield raw.decode("utf-8")
+                for raw in bounded_lines(fh):
+                    yield None if raw is None else raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise Unreadable(f"cannot read {self.path}: {exc}") from None
 
@@ -70,6 +77,9 @@ class _Records:
             yield from self.whole
             return
         for line in self._lines():
+            if line is None:
+                yield None
+                continue
             line = line.strip()
             if not line:
                 continue

@@ -14,7 +14,8 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import frameworks, gitattributes, gitexclude, gitstore, installlock, manifest, upgrade
+from agenthooks import (frameworks, gitattributes, gitexclude, gitstore, installlock, manifest, safepath,
+                        upgrade)
 from agenthooks.errors import UserError
 from agenthooks.files import target_dir
 from agenthooks.upgrade import Plan, Step, Verdict
@@ -224,6 +225,12 @@ def _writable(root: Path, plan: Plan, purge: bool) -> None:
         os.unlink(name)
 
 
+def _warn(message: str) -> None:
+    import sys
+
+    print(f"agenthooks: warning: {message}", file=sys.stderr)
+
+
 def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
         confirm: Callable[[str], bool] | None, echo: Callable[[str], None]) -> int:
     root = target_dir(dir_)
@@ -236,9 +243,11 @@ def run(dir_: Path | None, *, purge: bool, yes: bool, dry_run: bool,
 def _run(root: Path, *, purge: bool, yes: bool, dry_run: bool,
          confirm: Callable[[str], bool] | None, echo: Callable[[str], None]) -> int:
     mpath = root / manifest.PATH
+    # A linked .agent/, memory/, log/...: refused before anything is read or removed.
+    safepath.check_agent(root, then="nothing was removed")
     if not (root / ".agent").is_dir():
         raise UserError(f"nothing to uninstall: no .agent/ in {root}")
-    data = manifest.load(root)
+    data = upgrade.trusted(manifest.load(root), _warn)
     plan = classify(root, data)
     if purge and not dry_run and not yes:
         if confirm is None:
@@ -268,6 +277,7 @@ def _run(root: Path, *, purge: bool, yes: bool, dry_run: bool,
     if drop_ref:
         plan.steps.append(Step(Verdict("remove", gitstore.PRISTINE_REF, "git ref holding the "
                                        "merge bases of our renders")))
+    upgrade.guard(root, plan, list(data.get("files", {})), write=False, then="nothing was removed")
     if not dry_run:
         _writable(root, plan, purge)
         try:

@@ -24,17 +24,18 @@ the same classification without the writes, so it prints the same verdicts.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
-from agenthooks import config, manifest
+from agenthooks import config, gitexclude, manifest, safepath
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, is_ours, write_atomic
-from agenthooks.gitstore import git_blob, git_prefix, mark_unmerged, merge3, store_blobs
+from agenthooks.gitstore import UNSTORED, git_blob, git_prefix, mark_unmerged, merge3, store_blobs
 from agenthooks.render import LIB, TEMPLATE_REVS
 
 NEW_SUFFIX = ".agenthooks-new"
@@ -639,10 +640,120 @@ def _prune_empty(root: Path, folder: Path) -> None:
         folder = folder.parent
 
 
-def apply(root: Path, plan: Plan) -> list[Verdict]:
+# --- what a manifest may name, and what a plan may touch --------------------------------
+
+# Files of ours under .agent/ outside hooks/ (hooks/ holds only ours, in any release's layout).
+AGENT_OWN = (".agent/.gitignore", ".agent/.gitattributes", ".agent/config.yaml")
+
+
+@functools.lru_cache(maxsize=None)
+def framework_files(name: str) -> frozenset[str]:
+    """Every file framework NAME plans, on every platform, with its status line: planned in
+    an empty folder, so nothing of the repo is read."""
+    import tempfile
+
+    from agenthooks import frameworks, platforms
+
+    answers = {"frameworks": [name], "platforms": list(platforms.PLATFORMS), "lang": "en",
+               "statusline": True}
+    with tempfile.TemporaryDirectory(prefix="agenthooks-paths-") as tmp:
+        regs = frameworks.registrations(Path(tmp), answers)
+    return frozenset(pf.path for pfs in regs.values() for pf in pfs)
+
+
+def framework_paths() -> frozenset[str]:
+    """Every file any framework module plans."""
+    from agenthooks import frameworks
+
+    return frozenset().union(*(framework_files(n) for n in frameworks.NAMES))
+
+
+def generated(rel: str, template: str = "") -> bool:
+    """Is rel a file agenthooks writes: a normalised path under .agent/hooks/, one of ours
+    under .agent/, the top .gitattributes, or a framework's file? TEMPLATE (the record's)
+    says which framework to ask first; the others are asked only when it does not plan rel."""
+    from agenthooks import frameworks, gitattributes
+
+    if not safepath.normalised(rel):
+        return False
+    if rel.startswith(HOOK_DIR) or rel in AGENT_OWN or rel == gitattributes.PATH:
+        return True
+    named = template.removeprefix("frameworks/")
+    for name in frameworks.NAMES:
+        if (named == name or named.startswith(name + "-")) and rel in framework_files(name):
+            return True
+    return rel in framework_paths()
+
+
+def trusted(recorded: dict[str, Any], warn: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The manifest as untrusted input (a clone may commit any): only the records of files
+    agenthooks writes are kept, and only side-file names (legacy, pending) that sit beside
+    their file; the rest is dropped, and WARN says so in one line."""
+    files = recorded.get("files", {})
+    kept: dict[str, Any] = {}
+    dropped = []
+    for rel, rec in files.items():
+        if not isinstance(rec, dict) or not generated(rel, str(rec.get("template", ""))):
+            dropped.append(rel)
+            continue
+        name = rel.rsplit("/", 1)[-1]
+        rec = dict(rec)
+        if rec.get("legacy") is not None and rec["legacy"] != name + LEGACY_SUFFIX:
+            rec.pop("legacy")
+        if rec.get("pending") is not None and rec["pending"] != name + NEW_SUFFIX:
+            rec.pop("pending")
+            rec.pop("pending_blob", None)
+        kept[rel] = rec
+    if dropped and warn is not None:
+        more = f" and {len(dropped) - 1} more" if len(dropped) > 1 else ""
+        warn(f"{manifest.PATH} names {dropped[0]!r}{more}, not a file agenthooks writes: "
+             "ignored (never removed nor rewritten)")
+    return dict(recorded, files=kept)
+
+
+def step_paths(plan: Plan) -> tuple[list[Path], list[Path]]:
+    """(files, folders) the plan writes, moves, removes or removes whole."""
+    files = [p for s in plan.steps for p in (*(w[0] for w in s.writes),
+                                             *(p for m in s.moves for p in m), *s.removes)]
+    return files, [p for s in plan.steps for p in s.trees]
+
+
+def guard(root: Path, plan: Plan, seen: Iterable[str] = (), *, also: Iterable[Path] = (),
+          write: bool = True, then: str = "nothing was written") -> None:
+    """Before the first write: refuse (one line naming it) when a path the plan touches (or
+    ALSO, written besides) goes through a link, or is not the regular file (or folder) it
+    must be; SEEN (repo-relative) may be anything but a link. With WRITE, also when a folder
+    written to is not writable."""
+    files, folders = step_paths(plan)
+    files += list(also)
+    # git's own exclude file (install --local): in a linked worktree it is the main
+    # repository's, outside this folder; written only when it is git's regular file.
+    exclude = gitexclude.path(root) if any(not _under(root, f) for f in files) else None
+    if exclude is not None and exclude in files:
+        files.remove(exclude)
+        if exclude.is_symlink() or (exclude.exists() and not exclude.is_file()) \
+                or exclude.parent.is_symlink():
+            raise safepath.Refused(f"{exclude} is not a regular file: {then}", hint=safepath.FIX)
+    seen_paths = [root / r.rstrip("/") for r in seen]
+    if exclude is not None:
+        seen_paths = [p for p in seen_paths if os.path.normpath(p) != os.path.normpath(exclude)]
+    safepath.check_paths(root, files, folders, seen_paths, then)
+    if write:
+        safepath.writable([p.parent for p in files] + [d.parent for d in folders], then)
+
+
+def _under(root: Path, path: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def apply(root: Path, plan: Plan, unstored: Callable[[str], None] | None = None) -> list[Verdict]:
     """Carry out the plan, install's or uninstall's, one step at a time: moves (a move
     onto a file replaces it), writes, removals; the verdicts, with notes saying what
-    really happened."""
+    really happened. UNSTORED hears why the pristine renders could not be kept."""
     out = []
     for step in plan.steps:
         for src, dst in step.moves:
@@ -663,6 +774,8 @@ def apply(root: Path, plan: Plan) -> list[Verdict]:
                 "git shows it unmerged until you git add it",
                 "could not mark it unmerged in git"))
         out.append(verdict)
-    store_blobs(root, plan.pristine)
+    why = store_blobs(root, plan.pristine)
+    if why is not None and unstored is not None:
+        unstored(UNSTORED.format(why=why))
     return out
 

@@ -15,7 +15,7 @@ PKG = Path(__file__).resolve().parent.parent / "agenthooks"
 # placed, so a new one is put somewhere on purpose.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("agenthooks", "agenthooks.errors", "agenthooks.messages", "agenthooks.platforms",
-     "agenthooks.redact", "agenthooks.files", "agenthooks.config", "agenthooks.manifest",
+     "agenthooks.redact", "agenthooks.files", "agenthooks.safepath", "agenthooks.config", "agenthooks.manifest",
      "agenthooks.templating", "agenthooks.statefiles", "agenthooks.hookrun", "agenthooks.syntax",
      "agenthooks.gitattributes", "agenthooks.dispatch", "agenthooks.gitexclude",
      "agenthooks.installlock"),

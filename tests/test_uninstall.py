@@ -215,6 +215,16 @@ USER_FILES: dict[str, dict[str, str]] = {
     "cline": {".clinerules/hooks/TaskStart": "#!/bin/bash\necho '{}'\n",
               ".clinerules/hooks/PreToolUse": "#!/bin/bash\n# the user's own\necho '{}'\n"},
     "opencode": {".opencode/plugins/mine.ts": "export const Mine = async () => ({})\n"},
+    "kilo": {".kilo/plugins/mine.ts": "export const Mine = async () => ({})\n",
+             "kilo.json": '{"model": "mock/m1"}\n'},
+    "pi": {".pi/extensions/mine.ts": "export default function () {}\n",
+           ".pi/settings.json": '{"packages": []}\n'},
+    "qwen-code": {".qwen/settings.json": _NESTED.replace("EVENT", "PostToolUse")},
+    # Droid's hooks.json is the event map itself.
+    "droid": {".factory/hooks.json": '{\n  "PostToolUse": [{"matcher": "Execute", "hooks": '
+              '[{"type": "command", "command": "./lint.sh"}]}],\n  "Stop": [{"hooks": '
+              '[{"type": "command", "command": "say done"}]}]\n}\n',
+              ".factory/settings.json": '{"customModels": []}\n'},
     "aider": {".aider.conf.yml": "# keep me\nmodel: sonnet\nread: [CONVENTIONS.md]\n"},
 }
 

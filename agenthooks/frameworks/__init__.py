@@ -18,9 +18,13 @@ from agenthooks.frameworks import (
     codex,
     copilot_cli,
     cursor,
+    droid,
     gemini_cli,
     generic,
+    kilo,
     opencode,
+    pi,
+    qwen_code,
     windsurf,
 )
 
@@ -56,6 +60,10 @@ REGISTRY: tuple[Framework, ...] = (
     cline,
     windsurf,
     opencode,
+    kilo,
+    pi,
+    qwen_code,
+    droid,
     aider,
     generic,
 )

@@ -11,6 +11,8 @@ Two shapes exist:
   nested  {"hooks": {EVENT: [{"matcher": M, "hooks": [{"type": "command", "command": C}]}]}}
           (Claude Code, Codex, Gemini CLI)
   flat    {"hooks": {EVENT: [{"command": C, "matcher": M}]}}   (Cursor, Windsurf, Copilot CLI)
+The event map is the "hooks" member of the document, or (under=None) the document itself:
+Factory Droid's .factory/hooks.json is {EVENT: [...]}.
 
 A merge drops every handler of ours from the file, then puts our new group (or handler) back
 at the position where the first one of ours was for that event, or at the end: re-running
@@ -56,8 +58,13 @@ _FIX = "fix {rel} (or move it aside), then run agenthooks install again"
 
 
 def read(root: Path, rel: str) -> str | None:
-    """The file's text exactly as stored (no newline translation), or None when absent."""
+    """The file's text exactly as stored (no newline translation), or None when absent.
+    Refused (safepath) when it, or a folder on its way, is a link, or it is not a regular
+    file: nothing is merged into a file outside the repo, and no FIFO is opened."""
+    from agenthooks import safepath
+
     path = root / rel
+    safepath.check(root, [rel], then="not read, nothing written")
     if not path.exists():
         return None
     try:
@@ -69,7 +76,7 @@ def read(root: Path, rel: str) -> str | None:
         raise UserError(f"{rel} is not UTF-8 text", hint=_FIX.format(rel=rel)) from None
 
 
-def _checked(rel: str, body: str) -> _jsontext.Value:
+def _checked(rel: str, body: str, under: str | None = "hooks") -> _jsontext.Value:
     """The parsed document (JSON or JSONC), refusing what a merge cannot keep intact."""
     try:
         top = _jsontext.parse(body)
@@ -78,8 +85,8 @@ def _checked(rel: str, body: str) -> _jsontext.Value:
                         hint=_FIX.format(rel=rel)) from None
     if top.kind != "object":
         raise UserError(f"{rel} is not a JSON object", hint=_FIX.format(rel=rel))
-    hooks = top.member("hooks")
-    for obj, where in ((top, ""), (hooks.value if hooks else None, ' in "hooks"')):
+    hooks = top.member(under) if under else None
+    for obj, where in ((top, ""), (hooks.value if hooks else None, f' in "{under}"')):
         dup = _jsontext.duplicate(obj) if obj is not None and obj.kind == "object" else None
         if dup is not None:
             key, a, b = dup
@@ -92,12 +99,12 @@ def _checked(rel: str, body: str) -> _jsontext.Value:
                             f"({at}): only the last one would count",
                             hint=f"merge the two into one in {rel}, then run agenthooks install again")
     if hooks is not None and hooks.value.kind != "object":
-        raise UserError(f"{rel}: \"hooks\" is not an object",
+        raise UserError(f"{rel}: \"{under}\" is not an object",
                         hint=f"fix {rel}, then run agenthooks install again")
     return top
 
 
-def load(root: Path, rel: str) -> dict[str, Any] | None:
+def load(root: Path, rel: str, under: str | None = "hooks") -> dict[str, Any] | None:
     """The parsed file, or None when it does not exist. Raises UserError on a file that
     is not a JSON object, before anything is written."""
     text = read(root, rel)
@@ -106,7 +113,7 @@ def load(root: Path, rel: str) -> dict[str, Any] | None:
     body = text[len(BOM):] if text.startswith(BOM) else text
     if not body.strip():
         return {}
-    return _checked(rel, body).data  # type: ignore[no-any-return]
+    return _checked(rel, body, under).data  # type: ignore[no-any-return]
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -140,9 +147,13 @@ def _strip_event(entries: Any, shape: str, keys: tuple[str, ...]) -> tuple[list[
     return out, first
 
 
-def strip(data: dict[str, Any], shape: str, keys: tuple[str, ...] = ("command",)) -> tuple[dict[str, Any], dict[str, int]]:
+def strip(data: dict[str, Any], shape: str, keys: tuple[str, ...] = ("command",),
+          under: str | None = "hooks") -> tuple[dict[str, Any], dict[str, int]]:
     """A copy of data without our entries (empty events and an empty "hooks" dropped),
     and per event the index where ours were."""
+    if under is None:
+        wrapped, at = strip({"hooks": data}, shape, keys)
+        return wrapped.get("hooks", {}), at
     data = dict(data)
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
@@ -163,9 +174,12 @@ def strip(data: dict[str, Any], shape: str, keys: tuple[str, ...] = ("command",)
 
 
 def merge(current: dict[str, Any] | None, ours: dict[str, list[Entry]], shape: str,
-          keys: tuple[str, ...] = ("command",), top: dict[str, Any] | None = None) -> dict[str, Any]:
+          keys: tuple[str, ...] = ("command",), top: dict[str, Any] | None = None,
+          under: str | None = "hooks") -> dict[str, Any]:
     """current with our entries for each event (ours: EVENT -> entries to insert), placed
     where ours were before. top: keys we need at the top level (e.g. version) when absent."""
+    if under is None:
+        return merge({"hooks": current or {}}, ours, shape, keys)["hooks"]  # type: ignore[no-any-return]
     data, where = strip(current or {}, shape, keys)
     for key, value in (top or {}).items():
         data.setdefault(key, value)
@@ -181,15 +195,15 @@ def merge(current: dict[str, Any] | None, ours: dict[str, list[Entry]], shape: s
 
 
 def _find_ours(body: str, top: _jsontext.Value, shape: str, keys: tuple[str, ...],
-               keep: frozenset[str]) -> tuple[_jsontext.Value, int] | None:
+               keep: frozenset[str], under: str | None = "hooks") -> tuple[_jsontext.Value, int] | None:
     """The first splice that takes out one of our handlers: (container, index). A group
     left with no handler goes, then an event left empty (unless in keep: ours go back
     there), then "hooks" itself; the same rules as strip(), except that an event or
     "hooks" holding a comment stays (empty but for the comment)."""
-    hooks_m = top.member("hooks")
-    if hooks_m is None or hooks_m.value.kind != "object":
+    hooks_m = top.member(under) if under else None
+    if under and (hooks_m is None or hooks_m.value.kind != "object"):
         return None
-    hooks = hooks_m.value
+    hooks = hooks_m.value if hooks_m is not None else top
     for ei, ev in enumerate(hooks.items):
         arr = ev.value
         if arr.kind != "array":
@@ -210,7 +224,7 @@ def _find_ours(body: str, top: _jsontext.Value, shape: str, keys: tuple[str, ...
                 target = (inner, mine[0]) if len(mine) < len(inner.items) else (arr, gi)
             if target[0] is arr and len(arr.items) == 1 and ev.key not in keep \
                     and _bare(body, arr):
-                if len(hooks.items) == 1 and _bare(body, hooks):
+                if hooks_m is not None and len(hooks.items) == 1 and _bare(body, hooks):
                     return top, top.items.index(hooks_m)
                 return hooks, ei
             return target
@@ -226,33 +240,43 @@ def _bare(body: str, container: _jsontext.Value) -> bool:
 
 
 def _strip_text(body: str, shape: str, keys: tuple[str, ...],
-                keep: frozenset[str] = frozenset()) -> str:
+                keep: frozenset[str] = frozenset(), under: str | None = "hooks") -> str:
     while True:
-        hit = _find_ours(body, _jsontext.parse(body), shape, keys, keep)
+        hit = _find_ours(body, _jsontext.parse(body), shape, keys, keep, under)
         if hit is None:
             return body
         body = _jsontext.remove(body, *hit)
 
 
+def _event_map(doc: _jsontext.Value, under: str | None) -> _jsontext.Value | None:
+    """The object holding the events: the document's `under` member, or the document."""
+    if under is None:
+        return doc
+    found = doc.member(under)
+    return found.value if found is not None else None
+
+
 def merge_text(rel: str, text: str | None, ours: dict[str, list[Entry]], shape: str,
-               keys: tuple[str, ...] = ("command",), top: dict[str, Any] | None = None) -> str:
+               keys: tuple[str, ...] = ("command",), top: dict[str, Any] | None = None,
+               under: str | None = "hooks") -> str:
     """text (the file as stored, None when absent) with our entries spliced in. top: keys a
     new file starts with (Cursor's version)."""
     bom = BOM if text is not None and text.startswith(BOM) else ""
     body = (text or "")[len(bom):]
     if not body.strip():
-        return bom + dumps(merge({}, ours, shape, keys, top))
-    data = _checked(rel, body).data
-    _, where = strip(data, shape, keys)
-    body = _strip_text(body, shape, keys, frozenset(ours))
+        return bom + dumps(merge({}, ours, shape, keys, top, under))
+    data = _checked(rel, body, under).data
+    _, where = strip(data, shape, keys, under)
+    body = _strip_text(body, shape, keys, frozenset(ours), under)
     # top (Cursor's "version") goes into a new file only: a key of the user's file that we
     # added could not be told apart from theirs at uninstall.
     for event, entries in ours.items():
         doc = _jsontext.parse(body)
-        if doc.member("hooks") is None:
-            body = _jsontext.insert(body, doc, len(doc.items), {}, "hooks")
+        if under is not None and doc.member(under) is None:
+            body = _jsontext.insert(body, doc, len(doc.items), {}, under)
             doc = _jsontext.parse(body)
-        hooks = doc.member("hooks").value  # type: ignore[union-attr]
+        hooks = _event_map(doc, under)
+        assert hooks is not None
         ev = hooks.member(event)
         if ev is None:
             body = _jsontext.insert(body, hooks, len(hooks.items), entries, event)
@@ -262,7 +286,7 @@ def merge_text(rel: str, text: str | None, ours: dict[str, list[Entry]], shape: 
             continue
         at = where.get(event, len(ev.value.items))
         for j, entry in enumerate(entries):
-            arr = _jsontext.parse(body).member("hooks").value.member(event).value  # type: ignore[union-attr]
+            arr = _event_map(_jsontext.parse(body), under).member(event).value  # type: ignore[union-attr]
             body = _jsontext.insert(body, arr, at + j, entry)
     if json.dumps(_jsontext.parse(body).data) == json.dumps(data):
         return text  # type: ignore[return-value]  # nothing changes: not a byte either
@@ -281,29 +305,31 @@ def without_ours(rel: str, text: str, shape: str, keys: tuple[str, ...] = ("comm
 
 
 def plan_text(root: Path, rel: str, ours: dict[str, list[Entry]], shape: str,
-              keys: tuple[str, ...] = ("command",), top: dict[str, Any] | None = None) -> str:
-    return merge_text(rel, read(root, rel), ours, shape, keys, top)
+              keys: tuple[str, ...] = ("command",), top: dict[str, Any] | None = None,
+              under: str | None = "hooks") -> str:
+    return merge_text(rel, read(root, rel), ours, shape, keys, top, under)
 
 
 def unregister(root: Path, rel: str, shape: str, keys: tuple[str, ...] = ("command",),
-               top: dict[str, Any] | None = None) -> list[tuple[str, str | None]]:
+               top: dict[str, Any] | None = None,
+               under: str | None = "hooks") -> list[tuple[str, str | None]]:
     """[(rel, text without ours)], [(rel, None)] when nothing but what we add is left,
     [] when the file is absent, unreadable, or holds nothing of ours."""
     try:
         text = read(root, rel)
-        current = load(root, rel)
+        current = load(root, rel, under)
     except UserError:
         return []
     if text is None or current is None:
         return []
-    data, where = strip(current, shape, keys)
+    data, where = strip(current, shape, keys, under)
     if not where:
         return []
     leftover = {k: v for k, v in data.items() if not (top and k in top and top[k] == v)}
     if not leftover:
         return [(rel, None)]
     bom = BOM if text.startswith(BOM) else ""
-    return [(rel, bom + _strip_text(text[len(bom):], shape, keys))]
+    return [(rel, bom + _strip_text(text[len(bom):], shape, keys, under=under))]
 
 
 def walk_up_command(hook: str, name: str, start: str = "$PWD") -> str:
@@ -323,12 +349,13 @@ def group(handler: dict[str, Any], matcher: str | None = None) -> dict[str, Any]
     return out
 
 
-def registration(root: Path, rel: str, name: str, ours: dict[str, list[Entry]]) -> Any:
+def registration(root: Path, rel: str, name: str, ours: dict[str, list[Entry]],
+                 under: str | None = "hooks") -> Any:
     """The PlannedFile for a shared settings file with our nested entries merged in."""
     from agenthooks.files import PlannedFile
 
-    return PlannedFile(rel, plan_text(root, rel, ours, "nested"), 0o644, "registration",
-                       f"frameworks/{name}")
+    return PlannedFile(rel, plan_text(root, rel, ours, "nested", under=under), 0o644,
+                       "registration", f"frameworks/{name}")
 
 
 def claude_shaped(group_of: Any, edit_matcher: str) -> dict[str, list[Entry]]:

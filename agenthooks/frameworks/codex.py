@@ -176,7 +176,7 @@ def transcripts_for(root: Path) -> list[Path]:
     for p in rollouts:
         try:
             with p.open(encoding="utf-8", errors="replace") as fh:
-                meta = json.loads(fh.readline() or "{}")
+                meta = json.loads(fh.readline(1 << 20) or "{}")
         except (OSError, ValueError):
             continue
         if isinstance(meta, dict) and (meta.get("payload") or {}).get("cwd") == str(root):

@@ -4,8 +4,9 @@ OpenCode has no shell hooks; the plugin shells out to the bash hooks with Bun's 
   experimental.chat.system.transform -> pre_task: the memory block is pushed into the
       system prompt of every request (pre_task runs for real once per session and after a
       compaction; in between `--show` rebuilds it fresh without writing anything);
-  event session.compacted -> the next request runs pre_task with source=compact, which
-      logs the compaction and reloads memory;
+  event session.compacted -> pre_task with source=compact at once (it logs the compaction
+      and reloads memory, also when no request follows in that process); the next request
+      takes its block;
   tool.execute.after for edit/write/patch/multiedit -> post_edit, whose reminder is
       appended to the tool output the model reads."""
 from __future__ import annotations

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agenthooks import redact
+from agenthooks import redact, safepath
 from agenthooks.errors import UserError
-from agenthooks.files import write_atomic
+from agenthooks.files import make_dirs, write_atomic
 from agenthooks.memory import lint, parse, promote
 
 MAX_CHARS = lint.LONG_LINE  # lint's long_rule threshold
@@ -62,17 +62,12 @@ def bullet(text: str) -> str:
 
 def refuse_links(root: Path, path: Path) -> None:
     """A memory file is never written through a link: PATH and every folder between the
-    repo root and it must be what they look like."""
+    repo root and it must be what they look like (safepath's one guard)."""
     try:
         rel = path.relative_to(root)
     except ValueError:
         raise UserError(f"{path}: not inside {root}") from None
-    p = root
-    for part in rel.parts:
-        p = p / part
-        if p.is_symlink():
-            raise UserError(f"{p.relative_to(root).as_posix()} is a link: memory is never "
-                            "written through one", hint="replace it with a regular file or folder")
+    safepath.check(root, [rel.as_posix()], "file")
 
 
 def append_lines(path: Path, lines: list[str], root: Path | None = None) -> None:
@@ -83,15 +78,22 @@ def append_lines(path: Path, lines: list[str], root: Path | None = None) -> None
         return
     if root is not None:
         refuse_links(root, path)
-    data = path.read_bytes() if path.is_file() else b""
-    eol = b"\r\n" if b"\r\n" in data else b"\n"
-    out = b""
-    if data and not data.endswith(b"\n"):
-        out += eol
-    out += b"".join(ln.encode("utf-8") + eol for ln in lines)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    make_dirs(path.parent)
+    # Never through a link, never a FIFO (an open for writing would wait for a reader).
+    fd = safepath.open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, path.name)
     try:
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        eol = b"\r\n" if b"\r\n" in data else b"\n"
+        out = b""
+        if data and not data.endswith(b"\n"):
+            out += eol
+        out += b"".join(ln.encode("utf-8") + eol for ln in lines)
         os.write(fd, out)
     finally:
         os.close(fd)

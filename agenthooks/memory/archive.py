@@ -48,6 +48,10 @@ def _fresh_or_undo(repo: parse.Repo, path: Path, moved: Path, had_dir: bool) -> 
 
 def run(dir_: Path | None, echo: Callable[[str], None], force: bool = False) -> int:
     repo = parse.find_repo(dir_)
+    # The hook it runs writes the archive, the log, the session state and a trace.
+    parse.guard(repo, ("snapshot",), then="the snapshot was not archived",
+                more=(".agent/log/trace.log",),
+                dirs=(".agent/memory/archive", ".agent/log/state"))
     snap = repo.file("snapshot")
     if not snap.exists:
         raise UserError(f"{snap.label}: missing, nothing to archive")

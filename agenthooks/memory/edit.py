@@ -23,6 +23,7 @@ def run(which: str, dir_: Path | None) -> int:
     if which not in parse.MEMORY_FILES:
         raise unknown("memory file", which, parse.MEMORY_FILES)
     repo = parse.find_repo(dir_)
+    parse.guard(repo, (which,), then="the editor was not started")
     path = repo.mem / f"{which}.md"
     cmd = editor()
     try:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from agenthooks import redact
 from agenthooks.errors import MissingAnswer, UserError
 from agenthooks.memory import addline, decided, lint, parse, promote, rulelike, sources
 
@@ -76,6 +77,8 @@ def find_rules(root: Path, only: Path | None = None, with_nested: bool = True) -
         f = Found(it.source, it.line, it.text, it.why, it.binding, it.scope,
                   f"a lead-in and its {it.joined} items, as one rule" if it.joined else "")
         out.append(f)
+        if f.skip and redact.find_secrets(f.text):
+            f.skip = "a secret"  # whatever else it is, say what matters most
         if f.skip:
             continue
         if f.scope not in files:
@@ -244,6 +247,7 @@ def run(file: Path | None, dir_: Path | None, *, yes: bool, dry_run: bool,
     if file is not None and dir_ is None and file.is_dir():
         file, dir_ = None, file  # `agenthooks import DIR`
     repo = parse.find_repo(dir_)
+    parse.guard(repo, ("tattoo",))
     only = None
     if file is not None:
         only = file if file.is_absolute() or file.exists() else repo.root / file

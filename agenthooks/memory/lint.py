@@ -478,13 +478,9 @@ def check_refs(root: Path, files: Iterable[parse.MemFile], lang: str = "en") -> 
 # --- secrets ----------------------------------------------------------------------------
 
 def check_secrets(mf: parse.MemFile, level: str = "error", lang: str = "en") -> list[Finding]:
-    out = []
-    for i, s in enumerate(mf.raw, 1):
-        names = redact.find_secrets(s)
-        if names:
-            out.append(Finding(mf.label, i, level,
-                               say(lang, "secret", names=", ".join(names))))
-    return out
+    # Every line the hooks redact: those a pattern matches, and a private key's body.
+    return [Finding(mf.label, i, level, say(lang, "secret", names=", ".join(names)))
+            for i, names in sorted(redact.secret_lines(mf.raw).items())]
 
 
 # --- comments and delimiters ----------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agenthooks import config as config_mod
+from agenthooks import safepath
 from agenthooks.errors import UserError
 from agenthooks.files import make_dirs
 
@@ -334,9 +335,9 @@ def _main_checkout(root: Path) -> Path | None:
     from agenthooks.memory import boards
 
     gd = boards.git_dir(root) if (root / ".git").is_file() else None
-    common = gd / "commondir" if gd is not None else None
-    if common is None or not common.is_file():
+    if gd is None or not (gd / "commondir").is_file():
         return None
+    common = gd / "commondir"
     line = common.read_text(encoding="utf-8", errors="replace").strip()
     top = (gd / line if not Path(line).is_absolute() else Path(line)).resolve()
     return top.parent if top.name == ".git" else None
@@ -376,14 +377,30 @@ def now() -> str:
 CLI_HOOKS = ("import", "rule", "note", "board", "promote")
 
 
+def guard(repo: Repo, names: tuple[str, ...], then: str = "nothing was written",
+          more: tuple[str, ...] = (), dirs: tuple[str, ...] = ()) -> None:
+    """Before a memory command reads what it rewrites, or writes: .agent/, memory/ and log/
+    are real folders, and the memory files NAMES (tattoo, notes...), memory.log and MORE
+    (repo-relative) are regular files or absent. A link, a FIFO or a device is refused in one
+    line naming it, before anything is opened."""
+    safepath.check(repo.root, (".agent", ".agent/memory", ".agent/log", *dirs), "dir", then)
+    safepath.check(repo.root, [f".agent/memory/{n}.md" for n in names]
+                   + [".agent/log/memory.log", *more], "file", then)
+
+
 def log(repo: Repo, hook: str, message: str) -> None:
-    """One line in the hooks' format; a log that cannot be written is a warning."""
+    """One line in the hooks' format; a log that cannot be written (or is a link, or not a
+    regular file) is a warning."""
     import sys
 
     message = message.replace("\n", " ")
     try:
+        safepath.check(repo.root, (".agent", ".agent/log"), "dir")
         make_dirs(repo.log.parent)
-        with open(repo.log, "a", encoding="utf-8") as fh:
-            fh.write(f"[{now()}] {hook}: {message}\n")
-    except OSError:
+        fd = safepath.open_regular(repo.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, "memory.log")
+        try:
+            os.write(fd, f"[{now()}] {hook}: {message}\n".encode("utf-8"))
+        finally:
+            os.close(fd)
+    except (OSError, UserError):
         sys.stderr.write(f"agenthooks: {message} (log not writable)\n")

@@ -134,6 +134,7 @@ def run(dir_: Path | None, *, yes: bool, all_: bool, min_count: int, list_only: 
     if min_count < 2:
         raise UserError(f"--min must be 2 or more, not {min_count}")
     repo = parse.find_repo(dir_)
+    parse.guard(repo, ("tattoo", "notes"))
     if not repo.file("notes").exists:
         raise UserError(".agent/memory/notes.md: missing, nothing to promote")
     cands = candidates(repo, min_count)

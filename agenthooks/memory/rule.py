@@ -26,6 +26,7 @@ def _hint(kind: str, error: str) -> str | None:
 def run(kind: str, text: str, dir_: Path | None, echo: Callable[[str], None]) -> int:
     repo = parse.find_repo(dir_)
     name = TARGET[kind]
+    parse.guard(repo, ("tattoo", name))
     mf = repo.file(name)
     tat = repo.file("tattoo")
     existing = parse.rules(mf) if name == "tattoo" else parse.notes(mf)

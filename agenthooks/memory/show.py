@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from agenthooks import frameworks, hookrun, messages, redact
 from agenthooks.errors import UserError, unknown
@@ -117,8 +117,8 @@ def stats_table(secs: list[dict[str, Any]], budget: int) -> list[str]:
     return rows
 
 
-def _item(ln: parse.Line, label: str, lang: str) -> dict[str, Any]:
-    if redact.find_secrets(ln.text):
+def _item(ln: parse.Line, label: str, lang: str, keys: Collection[int] = ()) -> dict[str, Any]:
+    if ln.no in keys or redact.find_secrets(ln.text):
         text = messages.MESSAGES[lang]["redacted"].replace("%s", f"{label}:{ln.no}")
         return {"line": ln.no, "text": text, "redacted": True}
     return {"line": ln.no, "text": ln.text.strip()}
@@ -138,8 +138,9 @@ def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
         "budget_tokens": cfg["budget_tokens"],
         "notes_count": cfg["notes_count"],
         "rules": {
-            "user": [_item(ln, user.label, lang) for ln in parse.rules(user)] if user else [],
-            "project": [_item(ln, tat.label, lang) for ln in parse.rules(tat)],
+            "user": [_item(ln, user.label, lang, redact.key_lines(user.raw))
+                     for ln in parse.rules(user)] if user else [],
+            "project": [_item(ln, tat.label, lang, redact.key_lines(tat.raw)) for ln in parse.rules(tat)],
         },
         "snapshot": {
             "exists": snap.exists,
@@ -147,11 +148,11 @@ def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
             "board": cfg["board"],
             "sections": [
                 {"key": s.key, "title": s.title, "line": s.line,
-                 "items": [_item(ln, snap.label, lang) for ln in s.items]}
+                 "items": [_item(ln, snap.label, lang, redact.key_lines(snap.raw)) for ln in s.items]}
                 for s in parse.sections(snap)
             ],
         },
-        "notes": [_item(ln, notes.label, lang) for ln in parse.notes(notes)],
+        "notes": [_item(ln, notes.label, lang, redact.key_lines(notes.raw)) for ln in parse.notes(notes)],
         "archive": [
             {"path": str(p.relative_to(repo.root)), "name": p.name, "bytes": p.stat().st_size}
             for p in repo.archives()

@@ -307,6 +307,9 @@ def _same_board(repo: parse.Repo, root: Path) -> None:
 
 def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
     repo = parse.find_repo(dir_)
+    # The drill copies .agent/ (links as links) and runs the hooks on the copy.
+    parse.guard(repo, parse.MEMORY_FILES, then="the drill was not run",
+                dirs=(".agent/hooks", ".agent/hooks/lib"))
     for h in HOOKS:
         if not repo.hook(h).is_file():
             raise UserError(f".agent/hooks/{h}.sh: missing",

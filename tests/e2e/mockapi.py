@@ -50,8 +50,14 @@ COPILOT_SUMMARY_MARK = "Please create a detailed summary of the conversation so 
 # and OpenCode's title generator (a utility call).
 CHAT_SUMMARY_MARKS = ("You are a context summarization agent",
                       "Summarize the provided coding session into a concise continuation note",
-                      "summarize this partial conversation")
-CHAT_UTILITY_MARK = "You are a title generator"
+                      "summarize this partial conversation",
+                      # Qwen Code, Pi and Factory Droid.
+                      "You are the component that summarizes a conversation",
+                      "You are a context summarization assistant",
+                      "Remember to wrap your final summary in <summary> tags")
+CHAT_UTILITY_MARKS = ("You are a title generator",
+                      # Qwen Code's background memory extraction.
+                      "You are now acting as the managed memory extraction subagent")
 GEMINI_SUMMARY_MARK = "<state_snapshot>"
 GEMINI_VERIFY_MARK = "Critically evaluate"
 
@@ -230,6 +236,8 @@ class MockAPI:
         refused: ``host:port`` (CONNECT) or absolute URLs that were refused.
         workdir: base for relative paths in write()/edit() replies.
         summary_text: the answer to summary/compaction requests.
+        summary_input_tokens: the prompt size reported with that answer (Chat Completions;
+            Qwen Code gives up a compaction whose summary reports less than it had).
     """
 
     def __init__(self, workdir: str | os.PathLike[str] | None = None,
@@ -237,6 +245,7 @@ class MockAPI:
                  default_text: str = DEFAULT_TEXT):
         self.workdir = str(workdir) if workdir else None
         self.summary_text = summary_text
+        self.summary_input_tokens: int | None = None
         self.default_text = default_text
         self.requests: list[Request] = []
         self.refused: list[str] = []
@@ -539,8 +548,11 @@ class MockAPI:
         users = [m for m in msgs if m.get("role") == "user"]
         last = " ".join(_texts(users[-1].get("content"))) if users else ""
         if any(mark in system or mark in last for mark in CHAT_SUMMARY_MARKS):
-            return "summary", text(self.summary_text)
-        if CHAT_UTILITY_MARK in system:
+            # In the form asked for: Qwen Code wants <state_snapshot> XML, else it retries.
+            summary = (f"<state_snapshot>{self.summary_text}</state_snapshot>"
+                       if "<state_snapshot>" in system + last else self.summary_text)
+            return "summary", text(summary, input_tokens=self.summary_input_tokens)
+        if any(mark in system for mark in CHAT_UTILITY_MARKS):
             return "utility", text("Mock title")
         return "main", self._next_reply("chat")
 

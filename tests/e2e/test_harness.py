@@ -350,34 +350,51 @@ def test_pins_are_one_list_for_make_and_the_tests() -> None:
     makefile = (Path(__file__).parents[2] / "Makefile").read_text()
     assert "E2E_PINS := tests/e2e/pins.txt" in makefile
     assert set(C.NPM_SPECS) | set(C.PIP_SPECS) == {
-        line for line in C.PINS.read_text().splitlines() if line and not line.startswith("#")}
+        word for line in C.PINS.read_text().splitlines() if line and not line.startswith("#")
+        for word in line.split() if not word.endswith("/")}
     assert "pip:*)" in makefile  # `make e2e-deps` sends the PyPI lines to pip
-    assert {"claude", "codex", "gemini", "copilot", "opencode", "cline", "aider"} <= set(C.VERSIONS)
+    assert {"claude", "codex", "gemini", "copilot", "opencode", "cline", "aider", "qwen", "kilo",
+            "pi", "droid", "claude-agent-sdk-ts", "claude-agent-sdk-py", "codex-sdk"} <= set(C.VERSIONS)
 
 
-def test_a_second_pin_of_a_package_is_installed_where_the_tests_look(tmp_path: Path) -> None:
-    """`make e2e-deps` puts a package's further versions in folders of their own, the same
-    folders ensure_clis() reads, so two versions of one CLI live side by side."""
+def test_make_installs_each_pin_where_the_tests_look(tmp_path: Path) -> None:
+    """`make e2e-deps` puts a package's further versions in folders of their own, and the
+    specs of a `FOLDER/` line together in that folder (a pip one: its virtualenv), the same
+    places ensure_clis() reads, so two versions of one CLI live side by side."""
     assert C.ALSO, "pins.txt pins no package twice"
+    assert C.FOLDERS, "pins.txt has no FOLDER/ line"
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "npm").write_text('#!/bin/sh\necho "npm $*"\n')
     (bin_dir / "npm").chmod(0o755)
     cache = tmp_path / "cache"
-    pip = tmp_path / "venv" / "bin" / "pip"  # a PyPI pin goes to pip, faked here too
-    pip.parent.mkdir(parents=True)
-    pip.write_text('#!/bin/sh\necho "pip $*"\n')
-    pip.chmod(0o755)
+    venvs = [tmp_path / "venv"] + [cache / C.FOLDERS[n] for n, (pkg, _) in C.VERSIONS.items()
+                                   if pkg.startswith(C.PIP) and n in C.FOLDERS]
+    for venv in venvs:  # a PyPI pin goes to pip, faked here too
+        pip = venv / "bin" / "pip"
+        pip.parent.mkdir(parents=True)
+        pip.write_text(f'#!/bin/sh\necho "pip {venv} $*"\n')
+        pip.chmod(0o755)
     proc = subprocess.run(["make", "-s", "e2e-deps", f"E2E_CACHE={cache}",
-                           f"E2E_PIP_VENV={pip.parents[1]}"],
+                           f"E2E_PIP_VENV={venvs[0]}"],
                           cwd=Path(__file__).parents[2], capture_output=True, text=True,
                           env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"})
     assert proc.returncode == 0, proc.stderr
-    prefixes = {line.split()[-1]: line.split()[3] for line in proc.stdout.splitlines()
-                if line.startswith("npm install")}
+    prefixes = {spec: line.split()[3] for line in proc.stdout.splitlines()
+                if line.startswith("npm install") for spec in line.split()[7:]}
     assert set(prefixes) == set(C.NPM_SPECS), proc.stdout
     for name, vers in C.ALSO.items():
         pkg, first = C.VERSIONS[name]
         assert prefixes[f"{pkg}@{first}"] == str(cache)
         for ver in vers:
             assert prefixes[f"{pkg}@{ver}"] == str(C.version_prefix(cache, pkg, ver))
+    pips = {line.split()[-1]: line.split()[1] for line in proc.stdout.splitlines()
+            if line.startswith("pip ")}
+    assert set(pips) == {spec[len(C.PIP):] for spec in C.PIP_SPECS}, proc.stdout
+    for name, (pkg, ver) in C.VERSIONS.items():
+        where = C.home_of(cache, name)
+        if pkg.startswith(C.PIP):
+            expected = str(where) if name in C.FOLDERS else str(venvs[0])
+            assert pips[f"{pkg[len(C.PIP):]}=={ver}"] == expected
+        else:
+            assert prefixes[f"{pkg}@{ver}"] == str(where), name

@@ -11,7 +11,7 @@ import pytest
 from support.helpers import cli, git
 
 ALL = ("claude-code", "codex", "gemini-cli", "cursor", "copilot-cli", "cline", "windsurf",
-       "opencode", "aider", "generic")
+       "opencode", "kilo", "pi", "qwen-code", "droid", "aider", "generic")
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Every registered command starts bash privileged (`bash -p`): it reads no BASH_ENV,
 imports no functions and ignores SHELLOPTS from the host's environment. Read from the
-files install really wrote, for each of the ten frameworks; and an install over the older
+files install really wrote, for each framework; and an install over the older
 commands (`bash HOOK.sh`) replaces them, and uninstall removes either form."""
 from __future__ import annotations
 
@@ -15,9 +15,13 @@ from agenthooks.frameworks import NAMES
 
 JSON_FILES = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json",
               "gemini-cli": ".gemini/settings.json", "cursor": ".cursor/hooks.json",
-              "copilot-cli": ".github/hooks/agenthooks.json", "windsurf": ".windsurf/hooks.json"}
+              "copilot-cli": ".github/hooks/agenthooks.json", "windsurf": ".windsurf/hooks.json",
+              "qwen-code": ".qwen/settings.json", "droid": ".factory/hooks.json"}
 TEXT_FILES = {"cline": (".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse"),
-              "opencode": (".opencode/plugins/agenthooks.ts",)}
+              "opencode": (".opencode/plugins/agenthooks.ts",),
+              "kilo": (".kilo/plugins/agenthooks.ts",), "pi": (".pi/extensions/agenthooks.ts",)}
+# Pi's extension starts bash with an argument list: spawn("bash", ["-p", SCRIPT, ...]).
+SPAWN = re.compile(r'spawn\("bash", \["(-p)?"?')
 UNPRIVILEGED = re.compile(r"\bbash\b(?! -p\b)")
 
 
@@ -36,13 +40,16 @@ def commands(repo: Path, name: str, shown: str) -> list[str]:
         data = json.loads((repo / JSON_FILES[name]).read_text())
         return [s for s in strings(data) if ".agent/hooks/" in s]
     if name in TEXT_FILES:
-        return [line for rel in TEXT_FILES[name] for line in (repo / rel).read_text().splitlines()
-                if "bash " in line and (".agent/hooks/" in line or "${script}" in line)]
+        lines = [SPAWN.sub(lambda m: "bash -p " if m.group(1) else "bash ", line)
+                 for rel in TEXT_FILES[name] for line in (repo / rel).read_text().splitlines()]
+        return [line for line in lines if "bash " in line and not line.lstrip().startswith("//")
+                and (".agent/hooks/" in line or "${script}" in line)]
     return [c for c in re.findall(r"`([^`]*)`", shown) if ".agent/hooks/" in c]
 
 
 EXPECTED = {"claude-code": 6, "codex": 5, "gemini-cli": 4, "cursor": 4, "copilot-cli": 5,
-            "windsurf": 1, "cline": 2, "opencode": 1, "aider": 1, "generic": 3}
+            "windsurf": 1, "cline": 2, "opencode": 1, "aider": 1, "generic": 3, "qwen-code": 2,
+            "droid": 6, "kilo": 1, "pi": 1}
 
 
 def test_every_framework_is_covered() -> None:

@@ -7,7 +7,6 @@ import os
 import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -168,11 +167,14 @@ def test_lint_reads_a_huge_user_tattoo_in_part(tmp_path: Path, isolated_home: Pa
     user.parent.mkdir(parents=True)
     user.write_bytes(b"- Always run the tests, then the linter, then commit\n" * 1_000_000)
     assert user.stat().st_size > 50_000_000
-    start = time.monotonic()
     proc = cli("lint", str(repo))
-    assert time.monotonic() - start < 4, "lint read the whole file, or checked it pairwise"
     assert "~/.agent/memory/tattoo.md:1: warning: over 256 KB: read in part" in proc.stdout, \
         proc.stdout
+    # Read in part: lint's peak memory stays far below the file's 52 MB.
+    peak = _peak_rss_mb("lint", str(repo))
+    user.write_bytes(b"- Always run the tests\n")
+    base = _peak_rss_mb("lint", str(repo))
+    assert peak - base < 20, f"lint peaked at {peak:.0f} MB (a small file: {base:.0f} MB)"
     user.unlink()
 
 

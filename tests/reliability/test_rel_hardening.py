@@ -215,6 +215,13 @@ SECRET_SAMPLES: dict[str, tuple[str, str]] = {
     "private-key": ("-----BEGIN OPENSSH PRIVATE KEY-----", "-----BEGIN PUBLIC KEY-----"),
     "password-in-url": ("redis://deploy:hunter2@cache.local/0", "redis://cache.local/0 @deploy"),
     "assigned-secret": ("Secret:\t'QwErTy123456'", "secret: short"),
+    "aws-secret-key": ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG", "AWS_SECRET_ACCESS_KEY=wJalrXUt"),
+    "slack-webhook": ("https://hooks.slack.com/services/T0AAAAAAA/B0BB", "https://hooks.slack.com/services/T0AAA"),
+    "stripe-key": ("sk_live_4eC39HqLyjWDarjtT1zd", "sk_test_4eC39HqLyjWDarjtT1zd"),
+    "npm-token": ("npm_" + "Zq8xR2vT4y" * 3, "npm_" + "Zq8xR2vT4y" * 2),
+    "huggingface-token": ("hf_" + "QrStUvWxYz" * 3, "hf_" + "QrStUvWxYz" * 2),
+    "jwt": ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2ln", "eyJhbGciOiJIUzI1NiJ9.payload"),
+    "service-account-key": ('"private_key_id": "4f1c2b3a4d5e6f70"', '"private_key_id": "4f1c"'),
 }
 
 
@@ -238,7 +245,7 @@ def test_every_secret_pattern_is_redacted_by_the_hooks_and_linted(tmp_path: Path
                               for n in names)
     cfg = repo / ".agent/config.yaml"
     cfg.write_text(cfg.read_text().replace("budget_tokens: 500", "budget_tokens: 5000")
-                   .replace("notes_count: 5", "notes_count: 20"))
+                   .replace("notes_count: 5", f"notes_count: {2 * len(names)}"))
     write_memory(repo, notes=notes)
     shown = context(run(repo, "pre_task", env, "", "--show").stdout)
     for i, n in enumerate(names):

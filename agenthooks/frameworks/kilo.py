@@ -1,0 +1,49 @@
+"""Kilo CLI: a TypeScript plugin wholly ours, .kilo/plugins/agenthooks.ts.
+
+Kilo is a fork of OpenCode with its plugin API, but it reads .kilo/ (and the legacy
+.kilocode/), never .opencode/: the OpenCode plugin (see opencode.py), placed there and
+naming kilo to the hooks:
+  experimental.chat.system.transform -> pre_task: the block in the system prompt of every
+      request (pre_task runs for real once per session and after a compaction; in between
+      `--show` rebuilds it without writing anything);
+  event session.compacted -> pre_task with source=compact at once (also when no request
+      follows: `kilo run --command compact`); the next request takes its block;
+  tool.execute.after for edit/write/patch/multiedit -> post_edit, whose reminder is
+      appended to the tool output the model reads.
+No trust step: Kilo loads project plugins as it starts."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from agenthooks.files import OWNER_ID, PlannedFile
+from agenthooks.templating import render_template
+
+NAME = "kilo"
+# Paths that, when present in a repo, suggest kilo is in use.
+DETECT: tuple[str, ...] = (".kilo", ".kilocode", "kilo.json")
+ON_MACHINE = (".config/kilo", "kilo")
+TRANSCRIPT = False
+PATH = ".kilo/plugins/agenthooks.ts"
+
+
+def plugin_text() -> str:
+    """The plugin, from templates/frameworks/kilo/agenthooks.ts.j2."""
+    return render_template("frameworks/kilo/agenthooks.ts.j2", owner_id=OWNER_ID, host=NAME,
+                           host_title="Kilo")
+
+
+def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+    return [PlannedFile(PATH, plugin_text(), 0o644, "owned", f"frameworks/{NAME}")]
+
+
+def unregister(root: Path) -> list[tuple[str, str | None]]:
+    path = root / PATH
+    if path.is_file() and OWNER_ID.encode() in path.read_bytes():
+        return [(PATH, None)]
+    return []
+
+
+def next_steps(answers: dict[str, Any]) -> list[str]:
+    return ["Kilo: start kilo in this repo to load .kilo/plugins/agenthooks.ts "
+            "(needs bash on PATH); a running session loads it on its next start."]
