@@ -72,7 +72,7 @@ def test_pristine_upgrade_updates_hooks_and_migrates_config(repo: Path) -> None:
     again = run_truthful(repo)
     assert again.returncode == 0
     assert tree(repo) == first
-    assert "already migrated (version 4)" in verdicts(again.stdout)[CFG][1]
+    assert "already migrated (version 5)" in verdicts(again.stdout)[CFG][1]
     assert "up to date: nothing changed" in again.stdout
 
 
