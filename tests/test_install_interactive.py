@@ -221,6 +221,8 @@ def test_an_emptied_budget_takes_the_default_and_an_error_shows_beside_the_quest
     said = term.row("budget must be a whole number")
     assert said == asked, term.text()  # not in a toolbar at the foot of the screen
     term.send("\x7f" * 4 + ENTER)  # emptied: the default, no error
+    term.expect("progress board live")
+    term.send(ENTER)
     term.expect(r"Write these files\?")
     term.send("y" + ENTER)
     out, rc = term.finish()
