@@ -41,6 +41,7 @@ QUESTIONS = (
     Question("frameworks", "--framework", "checkbox", "Which agent frameworks should call them?"),
     Question("lang", "--lang", "select", "Language of the memory templates and messages?"),
     Question("budget_tokens", "--budget", "text", "Injection budget in estimated tokens?"),
+    Question("board", "--board", "select", "Where does each task's progress board live?"),
     Question("statusline", "--statusline", "confirm",
              "Show memory in Claude Code's status line (size, compactions, snapshot age)?"),
 )
@@ -54,7 +55,23 @@ def defaults(root: Path) -> dict[str, Any]:
         "frameworks": frameworks.detect(root) or [frameworks.DEFAULT],
         "lang": "en",
         "budget_tokens": config.DEFAULTS["budget_tokens"],
+        "board": config.NEW_BOARD,
     }
+
+
+def current_board(root: Path) -> str | None:
+    """The board model config.yaml says (shared when it predates the key), or None before an
+    install: the one place it is recorded. Only `agenthooks board --switch` changes it."""
+    path = root / ".agent" / "config.yaml"
+    return str(config.read(path)["board"]) if path.is_file() else None
+
+
+# One line each, as the installer offers them.
+BOARD_CHOICES = (
+    ("local", "local: one board per branch and worktree, kept out of git (the team default)"),
+    ("branch", "branch: one board per branch, committed (each branch's own file: merges never conflict)"),
+    ("shared", "shared: one board for the whole repo, committed (a solo repo; branches conflict on it)"),
+)
 
 
 def check(name: str, value: Any) -> Any:
@@ -77,6 +94,10 @@ def check(name: str, value: Any) -> Any:
         except ValueError:
             raise UserError(f"budget must be a whole number, not {value!r}") from None
         return config.check_int("budget_tokens", number)
+    if name == "board":
+        if value not in config.BOARDS:
+            raise unknown("board", value, config.BOARDS)
+        return value
     if name == "statusline":
         if not isinstance(value, bool):
             raise UserError(f"statusline must be true or false, not {value!r}")
@@ -89,6 +110,8 @@ def _choices(name: str) -> list[tuple[str, str]]:
         return [(p, f"{p}: {platforms.DESCRIPTIONS[p]}") for p in platforms.PLATFORMS]
     if name == "frameworks":
         return [(f, f) for f in frameworks.NAMES]
+    if name == "board":
+        return list(BOARD_CHOICES)
     return [(lang, {"en": "English", "zh": "中文"}[lang]) for lang in messages.LANGS]
 
 
@@ -105,8 +128,14 @@ def resolve(
     if interactive is None:
         interactive = sys.stdin.isatty()
     base = defaults(root)
+    board = current_board(root)
     out: dict[str, Any] = {}
     for q in QUESTIONS:
+        if q.name == "board" and flags.get("board") is None and (board is not None or recorded):
+            # An installed repo keeps its board (board --switch moves it); answers recorded
+            # before boards existed mean the one board, snapshot.md.
+            out["board"] = board or recorded.get("board") or "shared"
+            continue
         only = ONLY_FOR.get(q.name)
         if only is not None and only not in out.get("frameworks", []) and flags.get(q.name) is None:
             if isinstance(recorded.get(q.name), bool):

@@ -2,7 +2,7 @@
 (`git check-ignore -v --no-index`: .gitignore files, .git/info/exclude, core.excludesFile),
 for each file an install wrote that the repo's model commits: the hooks and their library,
 .agent/config.yaml, .agent/.gitignore and .gitattributes, the manifest, the framework
-registrations inside the repo, and memory (tattoo.md, snapshot.md, notes.md, a package's
+registrations inside the repo, and memory (tattoo.md, notes.md, the board unless it is local, a package's
 rules, .agent/imports.txt). A file git already tracks is committed whatever a pattern
 says. `git add .codex` exits 0 and adds nothing when .gitignore says `.codex/*`: the
 finding names the ignoring line and the `git add -f` that commits the file anyway."""
@@ -17,7 +17,7 @@ from typing import Any
 from agenthooks import manifest
 from agenthooks.files import git_env
 from agenthooks.gitstore import git_prefix
-from agenthooks.memory import decided, parse
+from agenthooks.memory import boards, decided, parse
 
 # The manifest kinds whose files are committed (the log is not: .agent/.gitignore says so).
 COMMITTED_KINDS = ("owned", "config", "registration")
@@ -42,10 +42,13 @@ def needed(root: Path, files: dict[str, Any]) -> list[str]:
     out = [rel for rel, rec in sorted(files.items())
            if isinstance(rec, dict) and manifest.kind(rec) in COMMITTED_KINDS]
     out.append(manifest.PATH)
-    mem = [f".agent/memory/{name}.md" for name in parse.MEMORY_FILES]
+    mem = [f".agent/memory/{name}.md" for name in parse.MEMORY_FILES if name != "snapshot"]
     try:
         repo = parse.find_repo(root)
         mem += [parse.scope_label(s) for s in repo.scopes()]
+        # The board, where the model commits it (board: local keeps it out of git).
+        if boards.model(repo.agent) != "local":
+            mem.append(repo.label(repo.board))
     except Exception:  # noqa: BLE001 - no .agent/ yet: the top files alone
         pass
     out += mem + [decided.PATH]

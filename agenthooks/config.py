@@ -90,6 +90,14 @@ TUNABLES: tuple[Tunable, ...] = (
             "The context window in tokens, for flush_at_percent, when the host does not say it.",
             "AH_WINDOW", (1000, 100000000),
             comment_zh="上下文窗口的 token 数，供 flush_at_percent 使用（宿主未给出时）。"),
+    Tunable("board", "shared",
+            "Where the progress board is: local (memory/boards/BRANCH.md, kept out of git: one per\n"
+            "branch and worktree), branch (the same files, committed) or shared (memory/snapshot.md,\n"
+            "one board, committed). Change it with 'agenthooks board --switch MODEL', which moves it.",
+            "AH_BOARD",
+            comment_zh="进度板放在哪里：local（memory/boards/分支名.md，不进 git：每个分支、每个 worktree\n"
+            "各一份）、branch（同样的文件，提交进 git）或 shared（memory/snapshot.md，全仓库一份，提交）。\n"
+            "用 'agenthooks board --switch 模式' 切换，它会搬移进度板。"),
     Tunable("summary_budget_tokens", 400,
             "At the host's pre-compaction event, the instructions for its summary (keep the rules,\n"
             "In progress, Key decisions, the latest request and the files being edited) take at most\n"
@@ -119,6 +127,10 @@ HEADER = {
 
 # Derived views, for the code that reads one aspect.
 DEFAULTS: dict[str, Any] = {t.key: t.default for t in TUNABLES if not isinstance(t.default, bool)}
+# The board models (config.yaml's board:). A config.yaml without the key predates boards: shared,
+# as every repo had it; a new install writes local, the team default (answers.defaults).
+BOARDS = ("local", "branch", "shared")
+NEW_BOARD = "local"
 # Keys the hooks read as true/false (true | yes | on | 1, false | no | off | 0).
 BOOL_DEFAULTS: dict[str, bool] = {t.key: t.default for t in TUNABLES if isinstance(t.default, bool)}
 # The same bounds are rendered into the hooks' reader; outside them a value is ignored.
@@ -208,6 +220,8 @@ def read(path: Path) -> dict[str, object]:
                     out[key] = n
         elif key == "summary_markers":
             out[key] = val
+        elif key == "board" and val in BOARDS:
+            out[key] = val
         elif key in BOOL_DEFAULTS and val in YAML_TRUE + YAML_FALSE:
             out[key] = val in YAML_TRUE
     return out
@@ -277,7 +291,10 @@ MIGRATIONS: dict[int, tuple[tuple[str, Callable[[str], str]], ...]] = {
     2: (("fresh_after_compactions", _add_tunable("fresh_after_compactions")),),
     3: (("flush_at_percent", _add_tunable("flush_at_percent")),
         ("context_window_tokens", _add_tunable("context_window_tokens"))),
-    4: (("summary_budget_tokens", _add_tunable("summary_budget_tokens")),
+    # A repo from before boards keeps its one board, memory/snapshot.md, until it switches; the
+    # compaction's shaping comes in the same release.
+    4: (("board", _add_tunable("board")),
+        ("summary_budget_tokens", _add_tunable("summary_budget_tokens")),
         ("working_set_files", _add_tunable("working_set_files"))),
 }
 

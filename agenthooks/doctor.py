@@ -383,8 +383,13 @@ def _outside(root: Path) -> list[Check]:
         top = root.resolve()
     except OSError:
         return out
+    from agenthooks.memory import boards
+
     for name in ("tattoo", "snapshot", "notes"):
         path = root / ".agent" / "memory" / f"{name}.md"
+        if name == "snapshot":
+            path = boards.path(root / ".agent", root)
+            name = path.relative_to(root / ".agent" / "memory").as_posix()[:-3]
         try:
             real = path.resolve()
         except OSError:
@@ -496,6 +501,54 @@ def _everywhere(root: Path, answers: dict[str, Any] | None) -> list[Check]:
     return out
 
 
+def _board(root: Path) -> list[Check]:
+    """Which file the board is (config.yaml's board: and the branch), and whether git keeps
+    it as the model says: local boards out of git, the others in it."""
+    from agenthooks import committed, gitstore
+    from agenthooks.memory import boards
+
+    agent = root / ".agent"
+    model, path = boards.model(agent), boards.path(agent, root)
+    rel = path.relative_to(root).as_posix()
+    state = "" if path.is_file() else ", not started yet (normal for a new branch)"
+    where = {"local": "kept out of git", "branch": "committed", "shared": "committed, one for every branch"}
+    in_git = gitstore.git_prefix(root) is not None
+    out = [Check("board", "ok", f"{model}: {rel}{state}" + (f" ({where[model]})" if in_git else ""))]
+    if not in_git or not path.is_file():
+        return out
+    ignored = bool(committed.ignored(root, [rel]))
+    if model == "local" and gitstore.tracked(root, rel):
+        out.append(Check("board", "warn", f"{rel} is tracked by git, though board: local keeps it "
+                         f"out: git rm --cached {rel} (the file stays)"))
+    elif model == "local" and not ignored:
+        out.append(Check("board", "warn", f"{rel} is not ignored by git (.agent/.gitignore lacks "
+                         "/memory/boards/?): a commit would carry this branch's board; run "
+                         "agenthooks install"))
+    elif model != "local" and ignored:
+        out.append(Check("board", "warn", f"{rel} is ignored by git, though board: {model} commits "
+                         f"it: git add -f {rel}"))
+    return out
+
+
+def _start_folder(root: Path, answers: dict[str, Any]) -> list[Check]:
+    """Where each host must start to run the repo's hooks (a host started in a subfolder may
+    load no project hooks), unless the plugin or a user-level install runs them anywhere."""
+    from agenthooks import userinstall
+
+    out = []
+    for name in answers.get("frameworks", []):
+        fw = frameworks.get(name)
+        hint = getattr(fw, "SUBFOLDER_HINT", None)
+        if not hint:
+            continue
+        anywhere = bool(getattr(fw, "plugin_enabled", lambda _root: False)(root))
+        if hasattr(fw, "user_settings"):
+            anywhere = anywhere or userinstall.registered(fw)[0]
+        if not anywhere:
+            out.append(Check(f"{name} start folder", "ok", f"start it in {root}: {hint}"))
+    return out
+
+
 def checks(root: Path) -> list[Check]:
     agent = root / ".agent"
     if not agent.is_dir():
@@ -535,6 +588,8 @@ def checks(root: Path) -> list[Check]:
     out += _config(root, answers)
     out += _enabled(root)
     out += _outside(root)
+    out += _board(root)
+    out += _start_folder(root, answers)
     out += _lint(root)
     out += _sessions(root)
     out += _everywhere(root, answers)

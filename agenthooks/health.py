@@ -13,6 +13,7 @@ from typing import Any, Iterable, Iterator
 from agenthooks import config, statefiles, transcript
 from agenthooks.errors import UserError
 from agenthooks.files import bounded_lines, read_tail
+from agenthooks.memory import boards
 
 # `[YYYY-MM-DD HH:MM:SS] HOOK FRAMEWORK SID: MESSAGE`; before 0.x the hooks wrote
 # `[YYYY-MM-DD HH:MM:SS] HOOK: MESSAGE`, which counts as session "unknown".
@@ -321,8 +322,9 @@ def block_stats(agent: Path) -> dict[str, int] | None:
 
 
 def snapshot_age_minutes(agent: Path, now: float | None = None) -> int | None:
+    """Minutes since the progress board (memory/boards.py's) changed; None when missing."""
     try:
-        mtime = (agent / "memory" / "snapshot.md").stat().st_mtime
+        mtime = boards.path(agent, agent.parent).stat().st_mtime
     except OSError:
         return None
     return max(0, int(((now or time.time()) - mtime) // 60))
@@ -394,7 +396,7 @@ def format_report(data: dict[str, Any], *, ascii_only: bool | None = None) -> li
     block, age = data["block"], data["snapshot_age_minutes"]
     head = "memory block: " + (f"~{block['tokens']:,} of {block['budget']:,} tokens, "
                                f"{block['chars']:,} chars" if block else "none published yet")
-    head += "; snapshot " + ("missing" if age is None else f"updated {age}m ago")
+    head += "; board " + ("not started" if age is None else f"updated {age}m ago")
     out.append(head)
     if not data["sessions"]:
         out.append("no sessions in .agent/log/memory.log yet")

@@ -11,7 +11,8 @@ from agenthooks import answers as answers_mod
 from agenthooks import (config, frameworks, gitattributes, gitexclude, gitstore, install_talk,
                         installlock, manifest, render, safepath, upgrade)
 from agenthooks.errors import UserError
-from agenthooks.files import target_dir, write_atomic
+from agenthooks.files import PlannedFile, target_dir, write_atomic
+from agenthooks.memory import boards
 
 
 def check_writable(root: Path) -> None:
@@ -100,6 +101,7 @@ def _run(
                                   prompter=prompter, interactive=interactive)
     if local:
         answers["local"] = True
+    _check_board(root, answers, bool(flags.pop("switch_board", False)))
     _check_target(root)
     regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
                        template_root=template_root, revs=revs)
@@ -126,6 +128,26 @@ def _run(
     _subfolder_hint(echo, root, dir_, answers)
     attention = [s for s in plan.steps if s.verdict.verdict == "conflict" or s.refused]
     return 1 if attention else 0
+
+
+def _check_board(root: Path, answers: dict[str, Any], switching: bool) -> None:
+    """--board on an installed repo that keeps its board elsewhere: the board must move with
+    it, which `agenthooks board --switch` does (and then installs)."""
+    current = answers_mod.current_board(root)
+    if current is not None and answers["board"] != current and not switching:
+        raise UserError(f"--board {answers['board']}: this repo's board is {current} "
+                        f"(.agent/config.yaml)", hint=f"agenthooks board --switch {answers['board']} "
+                        "moves the board and changes the setting")
+
+
+def _board(root: Path, answers: dict[str, Any], template_root: str | None) -> list[PlannedFile]:
+    """A branch's board (board: local, branch) for the branch installed on, from the snapshot
+    template, where none is yet; the hooks never make one (a new branch starts its own)."""
+    if answers.get("board", "shared") == "shared":
+        return []
+    rel = boards.relpath(root / ".agent", root, answers["board"])  # outside git: snapshot.md
+    text = render.render(f"memory/{answers['lang']}/snapshot.md", {}, template_root)
+    return [PlannedFile(f".agent/{rel}", text, 0o644, "memory")]
 
 
 def _warn(message: str) -> None:
@@ -165,6 +187,7 @@ def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: 
     """Every file's verdict, the unregistering of dropped frameworks included; no writes."""
     regs = frameworks.registrations(root, answers)
     planned = render.plan(answers, template_root, revs) + [pf for pfs in regs.values() for pf in pfs]
+    planned += _board(root, answers, template_root)
     # The top .gitattributes block: LF checkouts for the files we own outside .agent/
     # (none in a --local install: that file is committed).
     top = None if answers.get("local") else gitattributes.plan(root, planned)
@@ -174,7 +197,7 @@ def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: 
     # Flags whose value lives in config.yaml are applied to it when given on this run.
     # (A flag, or a new answer at the prompt; a recorded answer never overrides the file.)
     before = recorded.get("answers", {})
-    settings = {key: answers[key] for key in ("budget_tokens",)
+    settings = {key: answers[key] for key in ("budget_tokens", "board")
                 if flags.get(key) is not None or before.get(key, answers[key]) != answers[key]}
     plan = upgrade.classify(root, planned, recorded.get("files", {}), conflict=conflict,
                             restore=restore_paths, revs=revs, settings=settings)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 LANGS = ("en", "zh")
 
-# %d / %s are filled in by the hooks at run time (awk sprintf, bash printf).
+# %d / %s are filled in by the hooks at run time (awk sprintf, bash printf); @BOARD@ afterwards,
+# with the progress board's path (.agent/memory/snapshot.md, .agent/memory/boards/BRANCH.md).
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "intro": (
@@ -15,19 +16,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "project_rules": "Project rules (.agent/memory/tattoo.md; these win over user rules on conflict)",
         "no_rules": "(no project rules yet: add one-line rules to .agent/memory/tattoo.md)",
         "snapshot": "Current task snapshot (summary)",
-        "no_snapshot": "(no goal, in-progress or key-decision items yet: see .agent/memory/snapshot.md)",
+        "no_snapshot": "(no goal, in-progress or key-decision items yet: see @BOARD@)",
+        # A branch's board not started (board: local or branch): normal, never an error.
+        "no_board": ("(no progress board for this branch yet: when the task needs one, start @BOARD@ "
+                     "with ## Goal, ## In progress, ## Key decisions)"),
         "notes": "Scratch notes (may be stale; latest %d of %d)",
         "notes_cut": "[... %d older notes left out for the budget: read .agent/memory/notes.md]",
-        "snapshot_cut": "[... %d lines left out for the budget: read .agent/memory/snapshot.md]",
+        "snapshot_cut": "[... %d lines left out for the budget: read @BOARD@]",
         # Tried and failed past its latest few lines: no budget cut, the section's own limit.
-        "failed_cut": "[... %d older entries left out: read .agent/memory/snapshot.md]",
+        "failed_cut": "[... %d older entries left out: read @BOARD@]",
         "tattoo_cut": "[agenthooks WARNING: %d of %d rules are left out, over the budget or the host's 10,000-character cap: READ .agent/memory/tattoo.md NOW, and shorten it]",
         "tattoo_cut_short": "[agenthooks WARNING: %d of %d rules left out for the budget: READ .agent/memory/tattoo.md]",
         "tattoo_over": "[agenthooks warning: the rules alone are over the token budget; shorten .agent/memory/tattoo.md]",
         "redacted": "[redacted by agenthooks: a line of %s looks like a secret]",
         "mem_cut": "[agenthooks: over %d KB or binary, read in part only: %s; read and shorten it]",
         "footer": (
-            "Full files: .agent/memory/. Update snapshot.md when the task changes phase "
+            "Full files: .agent/memory/. Update @BOARD@ when the task changes phase "
             "(a progress board, not an edit log). Task done: bash .agent/hooks/pre_task.sh --archive"
         ),
         "compacted": (
@@ -42,19 +46,19 @@ MESSAGES: dict[str, dict[str, str]] = {
             "resume the In progress item and the user's latest request."
         ),
         "remind": (
-            "agenthooks: .agent/memory/snapshot.md was last updated %s minutes ago. If the task "
+            "agenthooks: @BOARD@ was last updated %s minutes ago. If the task "
             "changed phase (a step finished, a decision was made), update its In progress and "
             "Key decisions now; do not log individual edits."
         ),
         "flush": (
-            "agenthooks: context is %s%% full, a compaction is near: update .agent/memory/snapshot.md "
+            "agenthooks: context is %s%% full, a compaction is near: update @BOARD@ "
             "now (In progress, Key decisions, Tried and failed)."
         ),
         "stale": (
-            "agenthooks: snapshot.md is %s min older than your last edit: check In progress against "
+            "agenthooks: @BOARD@ is %s min older than your last edit: check In progress against "
             "the code before you continue."
         ),
-        "block_failed": "agenthooks: the memory block could not be built this time; read .agent/memory/tattoo.md and snapshot.md yourself.",
+        "block_failed": "agenthooks: the memory block could not be built this time; read .agent/memory/tattoo.md and @BOARD@ yourself.",
         "memory_gone": "agenthooks: .agent/memory/ is missing right now (renamed, or a git checkout under way); project memory was not loaded: read .agent/memory/ once it is back ('agenthooks install' restores it).",
         "memory_missing": "agenthooks: .agent/memory/ has no %s: not loaded ('agenthooks install' restores it).",
         "memory_outside": "agenthooks: not loaded: .agent/memory/ %s, a symbolic link out of this repository (the hooks read nothing outside it).",
@@ -73,7 +77,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "summary_rules_file": "The project's %d hard rules: they are in .agent/memory/tattoo.md.",
         "summary_progress": "In progress:",
         "summary_decisions": "Key decisions:",
-        "summary_more": "(%d more in .agent/memory/snapshot.md)",
+        "summary_more": "(%d more in @BOARD@)",
         "summary_request": "The user's latest request: %s",
         "summary_files": "The files being edited, latest last: %s",
         # What the summary dropped, said once at the next prompt.
@@ -81,6 +85,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "audit_done": "agenthooks: the compaction summary calls %s done, which the board does not: check it before you move on.",
         "audit_rule": "rule %d (\"%s\")",
         "audit_item": "In progress item %d (\"%s\")",
+        # The board or the rules changed since this session last read them, by another session.
+        "changed": ("agenthooks: %s changed at %s since this session last read it, not by an edit of this "
+                    "session: re-read it before you update it."),
     },
     "zh": {
         "intro": "项目记忆（.agent/memory/，由 agenthooks 加载）：内容为最新，与先前对话不一致时以此为准。",
@@ -89,18 +96,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "project_rules": "项目约束（.agent/memory/tattoo.md；与用户级冲突时以项目为准）",
         "no_rules": "（尚无项目约束：请在 .agent/memory/tattoo.md 中一行写一条）",
         "snapshot": "当前任务快照（摘要）",
-        "no_snapshot": "（尚无目标、进行中或关键决策：见 .agent/memory/snapshot.md）",
+        "no_snapshot": "（尚无目标、进行中或关键决策：见 @BOARD@）",
+        "no_board": "（这个分支还没有进度板：任务需要时，新建 @BOARD@，写上 ## 目标、## 进行中、## 关键决策）",
         "notes": "临时笔记（可能过期；最近 %d 条，共 %d 条）",
         "notes_cut": "[……为控制预算省略了较早的 %d 条笔记：请读 .agent/memory/notes.md]",
-        "snapshot_cut": "[……为控制预算省略了 %d 行：请读 .agent/memory/snapshot.md]",
-        "failed_cut": "[……省略了较早的 %d 条：请读 .agent/memory/snapshot.md]",
+        "snapshot_cut": "[……为控制预算省略了 %d 行：请读 @BOARD@]",
+        "failed_cut": "[……省略了较早的 %d 条：请读 @BOARD@]",
         "tattoo_cut": "[agenthooks 警告：%d 条约束（共 %d 条）因超出预算或宿主 10,000 字符上限而省略：请立即阅读 .agent/memory/tattoo.md，并精简它]",
         "tattoo_cut_short": "[agenthooks 警告：%d 条约束（共 %d 条）因预算省略：请阅读 .agent/memory/tattoo.md]",
         "tattoo_over": "[agenthooks 警告：仅硬约束就已超出 token 预算；请精简 .agent/memory/tattoo.md]",
         "redacted": "[agenthooks 已隐去：%s 中的一行疑似密钥]",
         "mem_cut": "[agenthooks：超过 %d KB 或含二进制内容，只读取了一部分：%s；请阅读并精简它]",
         "footer": (
-            "完整文件：.agent/memory/。任务阶段变化时更新 snapshot.md（进度板，不是修改记录）。"
+            "完整文件：.agent/memory/。任务阶段变化时更新 @BOARD@（进度板，不是修改记录）。"
             "任务完成后归档：bash .agent/hooks/pre_task.sh --archive"
         ),
         "compacted": (
@@ -112,12 +120,12 @@ MESSAGES: dict[str, dict[str, str]] = {
             "这是同一任务的继续，不是新会话：不要从头开始或打招呼；继续“进行中”的事项和用户最近的请求。"
         ),
         "remind": (
-            "agenthooks：.agent/memory/snapshot.md 已 %s 分钟未更新。如果任务阶段有变化（完成了一步、"
+            "agenthooks：@BOARD@ 已 %s 分钟未更新。如果任务阶段有变化（完成了一步、"
             "做了决定），请现在更新“进行中”和“关键决策”；不要记录每次修改。"
         ),
-        "flush": "agenthooks：上下文已用 %s%%，即将压缩：请现在更新 .agent/memory/snapshot.md（进行中、关键决策、已放弃）。",
-        "stale": "agenthooks：snapshot.md 比你最近一次修改早 %s 分钟：继续之前，请对照代码核对“进行中”。",
-        "block_failed": "agenthooks：本次无法生成记忆块；请自行阅读 .agent/memory/tattoo.md 和 snapshot.md。",
+        "flush": "agenthooks：上下文已用 %s%%，即将压缩：请现在更新 @BOARD@（进行中、关键决策、已放弃）。",
+        "stale": "agenthooks：@BOARD@ 比你最近一次修改早 %s 分钟：继续之前，请对照代码核对“进行中”。",
+        "block_failed": "agenthooks：本次无法生成记忆块；请自行阅读 .agent/memory/tattoo.md 和 @BOARD@。",
         "memory_gone": "agenthooks：.agent/memory/ 暂时不存在（被重命名，或 git checkout 进行中）；未加载项目记忆：恢复后请自行阅读 .agent/memory/（'agenthooks install' 可恢复）。",
         "memory_missing": "agenthooks：.agent/memory/ 缺少 %s：未加载（'agenthooks install' 可恢复）。",
         "memory_outside": "agenthooks：未加载 .agent/memory/ %s：它是指向本仓库之外的符号链接（钩子不读取仓库以外的内容）。",
@@ -131,12 +139,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "summary_rules_file": "项目的 %d 条硬约束：见 .agent/memory/tattoo.md。",
         "summary_progress": "进行中：",
         "summary_decisions": "关键决策：",
-        "summary_more": "（另有 %d 条，见 .agent/memory/snapshot.md）",
+        "summary_more": "（另有 %d 条，见 @BOARD@）",
         "summary_request": "用户最新的请求：%s",
         "summary_files": "正在编辑的文件（最近的在后）：%s",
         "audit_dropped": "agenthooks：压缩摘要漏掉了 %s；记忆块里有它们：以记忆块为准。",
         "audit_done": "agenthooks：压缩摘要说 %s 已完成，而进度板并没有：继续之前请先核对。",
         "audit_rule": "约束 %d（“%s”）",
         "audit_item": "进行中第 %d 项（“%s”）",
+        "changed": "agenthooks：%s 在 %s 被改动了，不是本会话的修改，而是在本会话上次读取之后：更新它之前请先重新读一遍。",
     },
 }

@@ -13,9 +13,9 @@ from agenthooks.templating import environment, templates_dir  # noqa: F401 - re-
 HOOKS = ("pre_task", "post_edit", "on_compact")
 # The hooks' library, .agent/hooks/lib/: sourced (the .sh) or run by awk -f (the .awk), never
 # run as commands. Every render has every part: lock.sh is the lock where flock is missing or fails.
-LIB = ("prelude.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh", "state.sh",
-       "block.sh", "memory.awk", "block.awk", "clean.awk", "archive.sh", "working.sh", "compaction.sh",
-       "audit.awk")
+LIB = ("prelude.sh", "where.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh",
+       "state.sh", "block.sh", "memory.awk", "block.awk", "clean.awk", "archive.sh", "working.sh",
+       "compaction.sh", "audit.awk")
 
 # Bump a template's rev only when its output changes; upgrades compare revs. The hooks and
 # their library are one release: the loader checks each part's rev against the hooks'.
@@ -65,7 +65,9 @@ def context(answers: dict[str, Any], template_root: str | None = None,
         "config_vars": config.BASH_VARS,
         "config_version": config.CONFIG_VERSION,
         "answers": answers,
-        "msg": messages.MESSAGES[lang],
+        # A past release's templates (tests install one) knew one board, snapshot.md.
+        "msg": messages.MESSAGES[lang] if not template_root else
+        {k: v.replace("@BOARD@", ".agent/memory/snapshot.md") for k, v in messages.MESSAGES[lang].items()},
         "memory_templates": memory,
         "secret_eres": redact.awk_patterns(),
         "lookalikes": redact.awk_lookalikes(),
@@ -137,6 +139,8 @@ def plan(answers: dict[str, Any], template_root: str | None = None,
         files.append(PlannedFile(dest, render(name, ctx, template_root), 0o644, "owned", name))
     files.append(PlannedFile(".agent/config.yaml", config_text, 0o644, "config", "config.yaml"))
     for name, text in ctx["memory_templates"].items():
-        files.append(PlannedFile(f".agent/memory/{name}.md", text, 0o644, "memory"))
+        # A branch's board (board: local, branch) is the installer's to place: install.py.
+        if name != "snapshot" or answers.get("board", "shared") == "shared":
+            files.append(PlannedFile(f".agent/memory/{name}.md", text, 0o644, "memory"))
     files.append(PlannedFile(".agent/log/memory.log", "", 0o644, "log"))
     return files

@@ -24,6 +24,7 @@ class Format:
     rest: bool = False        # the last field holds the rest of the line (as bash's read does)
     optional: int = 0         # the last N fields, added later, may be missing (read as "")
     defaults: tuple[str, ...] = ()  # each field's value when the file holds no valid line
+    words: tuple[str, ...] = ()  # fields that hold a word, not a number (values() leaves them out)
 
     def names(self, prefix: str = "") -> str:
         """The bash variables a reader reads into, in order."""
@@ -52,13 +53,14 @@ class Format:
         return " ".join(f'"${prefix}{f}"' for f in self.fields)
 
     def values(self, prefix: str = "") -> str:
-        """All the fields as one bash word (for a digits-only check)."""
-        return '"' + "".join(f"${prefix}{f}" for f in self.fields) + '"'
+        """The number fields as one bash word (for a digits-only check)."""
+        return '"' + "".join(f"${prefix}{f}" for f in self.fields if f not in self.words) + '"'
 
     def digits_test(self, prefix: str = "", per_line: int = 7, indent: str = "    ") -> str:
-        """The inside of a bash [[ ]] that holds when every field is digits only: a few fields
-        a clause, one clause a line, so that no line of the hooks is long."""
-        groups = [self.fields[i:i + per_line] for i in range(0, len(self.fields), per_line)]
+        """The inside of a bash [[ ]] that holds when every number field is digits only: a few
+        fields a clause, one clause a line, so that no line of the hooks is long."""
+        numbers = [f for f in self.fields if f not in self.words]
+        groups = [numbers[i:i + per_line] for i in range(0, len(numbers), per_line)]
         return (" &&\n" + indent).join(
             '"' + "".join(f"${prefix}{f}" for f in g) + '" != *[!0-9]*' for g in groups)
 
@@ -107,7 +109,8 @@ STATE = Format("SESSION.state", ("turn", "length", "pending", "boundary", "sync"
                optional=1, defaults=("0", "0", "-", "-", "0", "0"))
 # The block in injected_context.txt and its build's figures: what the quiet path reuses. Its
 # tag was AHC1 before hooks release 9: such a file is not read, and the next build rewrites it.
-BLOCK = Format("block.stats", ("chars", "user_rules", "build_budget", "notes", "figures"), "block-v2",
+# board: the board it was built from, under .agent/ (missing:PATH: a branch's board not started).
+BLOCK = Format("block.stats", ("chars", "user_rules", "build_budget", "notes", "board", "figures"), "block-v3",
                rest=True)
 # The last block built and its figures: what status and the status line show.
 LAST = Format("last.block", ("budget", "figures"), rest=True)
@@ -134,7 +137,8 @@ def config_values(release: int) -> Format:
     summary_markers. Its tag names the hooks' release: another release's is not read (before
     release 9 the tag was AHCFG and the release)."""
     tunables = tuple(var.removeprefix("AH_") for var in config.BASH_VARS.values())
-    return Format("config.values", ("ENABLED",) + tunables, f"config-of-release-{release}", ".")
+    return Format("config.values", ("ENABLED", "BOARD") + tunables, f"config-of-release-{release}", ".",
+                  words=("BOARD",))
 
 
 def formats(release: int) -> dict[str, Format | LogFormat]:

@@ -48,8 +48,9 @@ def test_flags_beat_recorded_beat_defaults(tmp_path: Path) -> None:
     recorded = {"frameworks": ["codex"], "platforms": ["macos"], "lang": "zh", "budget_tokens": 900}
     flags = dict(NONE, frameworks=["cursor"], budget_tokens="700")
     out = answers.resolve(tmp_path, flags, recorded, yes=True, prompter=None, interactive=False)
+    # Recorded answers from before boards: the repo keeps its one board (shared).
     assert out == {"platforms": ["macos"], "frameworks": ["cursor"], "lang": "zh",
-                   "budget_tokens": 700}
+                   "budget_tokens": 700, "board": "shared"}
     out = answers.resolve(tmp_path, NONE, {}, yes=True, prompter=None, interactive=False)
     assert out == answers.defaults(tmp_path)
 
@@ -65,18 +66,18 @@ def test_no_terminal_no_yes_and_nothing_recorded_is_a_missing_answer(tmp_path: P
         answers.resolve(tmp_path, NONE, {}, yes=False, prompter=None, interactive=False)
     recorded = {"frameworks": ["codex"], "platforms": ["linux"], "lang": "en", "budget_tokens": 500}
     assert answers.resolve(tmp_path, NONE, recorded, yes=False, prompter=None,
-                           interactive=False) == recorded
+                           interactive=False) == dict(recorded, board="shared")
 
 
 def test_prompts_ask_every_question(tmp_path: Path) -> None:
     prompter = answers.ScriptedPrompter({"Which systems": ["linux", "busybox"],
                                          "Which agent": ["opencode"], "Language": "zh",
-                                         "Injection budget": "600"})
+                                         "Injection budget": "600", "Where does": "branch"})
     out = answers.resolve(tmp_path, NONE, {}, yes=False, prompter=prompter, interactive=True)
     assert out == {"platforms": ["linux", "busybox"], "frameworks": ["opencode"],
-                   "lang": "zh", "budget_tokens": 600}
+                   "lang": "zh", "budget_tokens": 600, "board": "branch"}
     # The final question comes later, from install, once the plan is printed.
-    assert [m.split()[0] for m in prompter.asked] == ["Which", "Which", "Language", "Injection"]
+    assert [m.split()[0] for m in prompter.asked] == ["Which", "Which", "Language", "Injection", "Where"]
 
 
 def test_declining_the_plan_cancels_and_no_is_the_default() -> None:

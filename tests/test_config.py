@@ -76,14 +76,14 @@ def test_migrate_v1_adds_enabled_and_keeps_the_users_lines() -> None:
     text, old, new, added = config.migrate(v1)
     assert (old, new, added) == (1, config.CONFIG_VERSION, ["enabled", "fresh_after_compactions",
                                                               "flush_at_percent", "context_window_tokens",
-                                                              "summary_budget_tokens", "working_set_files"])
+                                                              "board", "summary_budget_tokens", "working_set_files"])
     # The version line goes after the leading comment; every line of the user's stays.
     assert text == ("# my budget\nversion: 5\nbudget_tokens: 900  # tuned\n"
                     "# false turns every hook into a silent no-op, without unregistering it.\n"
                     "enabled: true\n"
                     "# After this many compactions in one session, the reloaded block recommends a fresh\n"
                     "# session (memory carries over); 0 = never.\n"
-                    "fresh_after_compactions: 3\n" + FLUSH_KEYS + COMPACTION_KEYS)
+                    "fresh_after_compactions: 3\n" + FLUSH_KEYS + BOARD_KEY + COMPACTION_KEYS)
     assert config.version_of(text) == config.CONFIG_VERSION
     # Idempotent: the migrated text is current.
     assert config.migrate(text) == (text, config.CONFIG_VERSION, config.CONFIG_VERSION, [])
@@ -93,13 +93,13 @@ def test_migrate_v2_adds_fresh_after_compactions_once() -> None:
     v2 = "version: 2\nbudget_tokens: 900\nenabled: false  # off\n"
     text, old, new, added = config.migrate(v2)
     assert (old, new, added) == (2, 5, ["fresh_after_compactions", "flush_at_percent", "context_window_tokens",
-                                        "summary_budget_tokens", "working_set_files"])
+                                        "board", "summary_budget_tokens", "working_set_files"])
     assert text.startswith("version: 5\nbudget_tokens: 900\nenabled: false  # off\n# After")
-    assert text.endswith("fresh_after_compactions: 3\n" + FLUSH_KEYS + COMPACTION_KEYS)
+    assert text.endswith("fresh_after_compactions: 3\n" + FLUSH_KEYS + BOARD_KEY + COMPACTION_KEYS)
     assert text.count("fresh_after") == 1
     # A key the user already wrote is kept as it is.
     mine = ("version: 2\nfresh_after_compactions: 0\nflush_at_percent: 0\ncontext_window_tokens: 1000000\n"
-            "summary_budget_tokens: 0\nworking_set_files: 3\n")
+            "board: local\nsummary_budget_tokens: 0\nworking_set_files: 3\n")
     assert config.migrate(mine) == (mine.replace("version: 2", "version: 5"), 2, 5, [])
 
 
@@ -108,6 +108,11 @@ FLUSH_KEYS = ("# At a prompt, once the context is this full (percent of the wind
               "flush_at_percent: 75\n"
               "# The context window in tokens, for flush_at_percent, when the host does not say it.\n"
               "context_window_tokens: 200000\n")
+# A repo from before boards keeps its one board, memory/snapshot.md, until it switches.
+BOARD_KEY = ("# Where the progress board is: local (memory/boards/BRANCH.md, kept out of git: one per\n"
+             "# branch and worktree), branch (the same files, committed) or shared (memory/snapshot.md,\n"
+             "# one board, committed). Change it with 'agenthooks board --switch MODEL', which moves it.\n"
+             "board: shared\n")
 COMPACTION_KEYS = (
     "# At the host's pre-compaction event, the instructions for its summary (keep the rules,\n"
     "# In progress, Key decisions, the latest request and the files being edited) take at most\n"
@@ -121,27 +126,38 @@ COMPACTION_KEYS = (
 def test_migrate_v3_adds_the_flush_tunables_and_keeps_one_the_user_set() -> None:
     v3 = "version: 3\nbudget_tokens: 900\nfresh_after_compactions: 3\n"
     text, old, new, added = config.migrate(v3)
-    assert (old, new, added) == (3, 5, ["flush_at_percent", "context_window_tokens",
+    assert (old, new, added) == (3, 5, ["flush_at_percent", "context_window_tokens", "board",
                                         "summary_budget_tokens", "working_set_files"])
-    assert text == "version: 5\nbudget_tokens: 900\nfresh_after_compactions: 3\n" + FLUSH_KEYS + COMPACTION_KEYS
+    assert text == ("version: 5\nbudget_tokens: 900\nfresh_after_compactions: 3\n" + FLUSH_KEYS + BOARD_KEY
+                    + COMPACTION_KEYS)
     # A v3 file written by the release that already rendered them: only the version moves (and v4's keys).
-    both = "version: 3\nflush_at_percent: 60  # mine\ncontext_window_tokens: 400000\n"
+    both = "version: 3\nflush_at_percent: 60  # mine\ncontext_window_tokens: 400000\nboard: shared\n"
     assert config.migrate(both) == (both.replace("version: 3", "version: 5") + COMPACTION_KEYS, 3, 5,
                                     ["summary_budget_tokens", "working_set_files"])
-    half = "version: 3\nflush_at_percent: 0\n"
+    half = "version: 3\nflush_at_percent: 0\nboard: shared\n"
     text, _, _, added = config.migrate(half)
     assert added == ["context_window_tokens", "summary_budget_tokens", "working_set_files"] and "flush_at_percent: 0\n" in text and text.count("flush_at") == 2
 
 
 def test_migrate_v4_adds_the_compaction_tunables_and_keeps_one_the_user_set() -> None:
-    v4 = "version: 4\nbudget_tokens: 900\n"
+    v4 = "version: 4\nbudget_tokens: 900\nboard: shared\n"
     text, old, new, added = config.migrate(v4)
     assert (old, new, added) == (4, 5, ["summary_budget_tokens", "working_set_files"])
-    assert text == "version: 5\nbudget_tokens: 900\n" + COMPACTION_KEYS
+    assert text == "version: 5\nbudget_tokens: 900\nboard: shared\n" + COMPACTION_KEYS
     mine = "version: 4\nsummary_budget_tokens: 0  # off\n"
     text, _, _, added = config.migrate(mine)
     assert added == ["working_set_files"] and "summary_budget_tokens: 0  # off\n" in text
     assert text.count("summary_budget_tokens:") == 1
+
+
+def test_migrate_v4_keeps_a_repo_on_its_one_board(tmp_path: Path) -> None:
+    text, old, new, added = config.migrate("version: 4\nbudget_tokens: 900\n")
+    assert (old, new, added) == (4, 5, ["board"])
+    assert text == "version: 5\nbudget_tokens: 900\n" + BOARD_KEY
+    # Unmigrated, or a value no release writes: the one board too.
+    for old_text in ("version: 4\nbudget_tokens: 900\n", "version: 5\nboard: per-branch\n"):
+        (tmp_path / "config.yaml").write_text(old_text)
+        assert config.read(tmp_path / "config.yaml")["board"] == "shared"
 
 
 def test_migrate_never_downgrades_a_newer_file() -> None:

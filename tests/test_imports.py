@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agenthooks.health", "agenthooks.committed"),  # read memory, the log, transcripts, git
     ("agenthooks.upgrade",),
     ("agenthooks.answers", "agenthooks.install_talk", "agenthooks.install",
-     "agenthooks.doctor", "agenthooks.uninstall", "agenthooks.userinstall"),
+     "agenthooks.doctor", "agenthooks.uninstall", "agenthooks.userinstall", "agenthooks.board_switch"),
     ("agenthooks.commands.",),
     ("agenthooks.commands", "agenthooks.cli", "agenthooks.__main__"),
 )

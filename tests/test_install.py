@@ -30,7 +30,7 @@ LAYOUT = {
     # that is missing or fails.
     *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh",
                                               "lock.sh", "context.sh", "state.sh", "block.sh", "memory.awk",
-                                              "block.awk", "clean.awk", "archive.sh", "working.sh",
+                                              "block.awk", "clean.awk", "archive.sh", "where.sh", "working.sh",
                                               "compaction.sh", "audit.awk")),
 }
 
@@ -130,9 +130,11 @@ def test_without_a_terminal_a_missing_answer_exits_2_and_writes_nothing(tmp_path
     assert proc.stderr.count("\n") == 1 and "--platform" in proc.stderr
     assert not (repo / ".agent").exists()
     # Every answer given by a flag: no prompt is needed.
-    proc = cli("install", str(repo), "-p", "linux", "-f", "codex", "--lang", "en", "--budget", "400")
+    proc = cli("install", str(repo), "-p", "linux", "-f", "codex", "--lang", "en", "--budget", "400",
+               "--board", "branch")
     assert proc.returncode == 0, proc.stderr
     assert "budget_tokens: 400" in (repo / ".agent/config.yaml").read_text()
+    assert "board: branch" in (repo / ".agent/config.yaml").read_text()
 
 
 def test_answers_are_recorded_and_flags_override(tmp_path: Path) -> None:
@@ -142,7 +144,7 @@ def test_answers_are_recorded_and_flags_override(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
     assert recorded == {"platforms": ["macos"], "frameworks": ["codex"], "lang": "zh",
-                        "budget_tokens": 500}
+                        "budget_tokens": 500, "board": "shared"}
     install(repo, "--platform", "linux")
     recorded = json.loads((repo / ".agent/.agenthooks.json").read_text())["answers"]
     assert recorded["platforms"] == ["linux"] and recorded["frameworks"] == ["codex"]
@@ -173,6 +175,7 @@ def test_scripted_prompter_drives_the_interactive_path(tmp_path: Path) -> None:
     assert [m.split("?")[0] for m in prompter.asked] == [
         "Which systems will run these hooks", "Which agent frameworks should call them",
         "Language of the memory templates and messages", "Injection budget in estimated tokens",
+        "Where does each task's progress board live",
         "Show memory in Claude Code's status line (size, compactions, snapshot age)",
         "Write these files"]
     # The plan, before the final question; then what to do next, with paths that exist.
@@ -202,16 +205,16 @@ def test_real_questionary_prompts_through_a_pipe(tmp_path: Path) -> None:
     down, space, enter = "\x1b[B", " ", "\r"
     with create_pipe_input() as inp:
         # platforms: tick macos too; frameworks: none is pre-ticked in an empty repo, tick
-        # the first (claude-code); lang: move to zh; budget: replace the default; status line:
-        # no (a one-key answer waits for its Enter).
+        # the first (claude-code); lang: move to zh; budget: replace the default; board: move
+        # to branch; status line: no (a one-key answer waits for its Enter).
         keys = (down + space + enter) + (space + enter) + (down + enter) + ("\x7f" * 5 + "700" + enter) \
-            + ("n" + enter)
+            + (down + enter) + ("n" + enter)
         inp.send_text(keys)
         prompter = answers_mod.QuestionaryPrompter(input=inp, output=DummyOutput())
         got = answers_mod.resolve(repo, {}, {}, yes=False, prompter=prompter, interactive=True)
     assert got["platforms"] == ["linux", "macos"]
     assert got["frameworks"] == ["claude-code"] and got["lang"] == "zh" and got["budget_tokens"] == 700
-    assert got["statusline"] is False
+    assert got["board"] == "branch" and got["statusline"] is False
 
 
 def test_ctrl_c_at_a_prompt_exits_130_and_writes_nothing(tmp_path: Path) -> None:

@@ -65,6 +65,9 @@ def test_enter_through_the_defaults_in_an_empty_repo_says_how_to_pick(
     child.send("\x7f" * 5 + "lots" + ENTER)  # refused in the prompt's toolbar, asked again
     expect(child, "budget must be a whole number")
     child.send("\x7f" * 4 + "500" + ENTER)
+    expect(child, "progress board live")
+    expect(child, "local: one board per branch and worktree, kept out of git")  # one line each
+    child.send(ENTER)  # the default, local
     expect(child, "status line")
     child.send(ENTER)
     expect(child, "Plan for")
@@ -75,6 +78,7 @@ def test_enter_through_the_defaults_in_an_empty_repo_says_how_to_pick(
     out, rc = finish(child)
     assert rc == 0, out
     assert (repo / ".agent/hooks/pre_task.sh").is_file()
+    assert "board: local" in (repo / ".agent/config.yaml").read_text()
     assert "agenthooks show" in out and "tattoo.md" in out and "agenthooks import" in out
     assert "git add .agent .claude" in out and ".codex" not in out
 
@@ -84,7 +88,8 @@ def test_n_then_enter_at_the_status_line_does_not_install(
     repo = make_repo(tmp_path)
     (repo / ".claude").mkdir()  # claude-code pre-ticked, so the status line is asked
     child = spawn(repo, isolated_home)
-    for question in ("Which systems", "Which agent frameworks", "Language", "Injection budget"):
+    for question in ("Which systems", "Which agent frameworks", "Language", "Injection budget",
+                     "progress board live"):
         expect(child, question)
         child.send(ENTER)
     expect(child, "status line")
@@ -164,7 +169,7 @@ def test_the_rules_in_claude_md_are_counted_offered_ticked_by_the_rule_and_enter
     source = "# Notes\n\n- Run make test before every commit.\n- Never push to main directly.\n"
     (repo / "CLAUDE.md").write_text(source, encoding="utf-8")
     child = spawn(repo, isolated_home, "--framework", "generic")
-    for question in ("Which systems", "Language", "Injection budget"):
+    for question in ("Which systems", "Language", "Injection budget", "progress board live"):
         expect(child, question)
         child.send(ENTER)
     expect(child, r"Write these files\?")
@@ -216,6 +221,8 @@ def test_an_emptied_budget_takes_the_default_and_an_error_shows_beside_the_quest
     said = term.row("budget must be a whole number")
     assert said == asked, term.text()  # not in a toolbar at the foot of the screen
     term.send("\x7f" * 4 + ENTER)  # emptied: the default, no error
+    term.expect("progress board live")
+    term.send(ENTER)
     term.expect(r"Write these files\?")
     term.send("y" + ENTER)
     out, rc = term.finish()

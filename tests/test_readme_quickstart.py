@@ -29,9 +29,9 @@ from support.helpers import ROOT, git, make_repo, require, snapshot_checkout, un
 ENTER = "\r"
 CPR = "\x1b[6n"  # prompt_toolkit asks where the cursor is; a terminal answers
 QUESTIONS = ("Which systems", "Which agent frameworks", "Language", "Injection budget",
-             "status line")
+             "progress board live", "status line")
 PROMISED = (".agent/hooks/pre_task.sh", ".agent/hooks/post_edit.sh", ".agent/hooks/on_compact.sh",
-            ".agent/memory/tattoo.md", ".agent/memory/snapshot.md", ".agent/memory/notes.md",
+            ".agent/memory/tattoo.md", ".agent/memory/notes.md",
             ".agent/config.yaml", ".claude/settings.json")
 
 

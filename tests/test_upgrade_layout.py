@@ -43,8 +43,8 @@ RELEASES = {
 }
 # The library each release had (rev 8: linux had no lock.sh).
 LIBRARY = {"rev3": (), "rev5": (), "rev6": (),
-           "rev7": tuple(p for p in render.LIB if p not in ("io.sh", "memory.awk", "lock.sh")),
-           "rev8": tuple(p for p in render.LIB if p not in ("io.sh", "memory.awk", "lock.sh"))}
+           "rev7": tuple(p for p in render.LIB if p not in ("io.sh", "memory.awk", "lock.sh", "where.sh")),
+           "rev8": tuple(p for p in render.LIB if p not in ("io.sh", "memory.awk", "lock.sh", "where.sh"))}
 
 
 def copy_tree(fixture: Path, repo: Path) -> None:

@@ -16,12 +16,25 @@ WHAT = {
 
 def register(app: typer.Typer) -> None:
     board = typer.Typer(no_args_is_help=False, invoke_without_command=True,
-                        help="The progress board (.agent/memory/snapshot.md) from the command "
-                             "line: list it, or add one line to a section.")
+                        help="The progress board (.agent/memory/boards/BRANCH.md, or "
+                             ".agent/memory/snapshot.md: config.yaml's board:) from the command "
+                             "line: list it, add one line to a section, or switch the model.")
 
     @board.callback()
-    def listing(ctx: typer.Context) -> None:
+    def listing(
+        ctx: typer.Context,
+        switch: Annotated[Optional[str], typer.Option(
+            "--switch", metavar="local|branch|shared",
+            help="Move this repo's board to another model (byte for byte; config.yaml and "
+                 ".agent/.gitignore follow) and print the git commands that record it.")] = None,
+        force: Annotated[bool, typer.Option(
+            "--force", help="With --switch: append to a target board that holds items.")] = False,
+    ) -> None:
         """List the board, In progress numbered (for `board done N`)."""
+        if switch is not None:
+            from agenthooks import board_switch
+
+            raise typer.Exit(board_switch.run(None, switch, force, typer.echo))
         if ctx.invoked_subcommand is None:
             from agenthooks.memory import board as board_mod
 

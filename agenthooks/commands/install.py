@@ -17,6 +17,10 @@ UserFlag = Annotated[bool, typer.Option(
     "--user", help="No repo: register the dispatcher in your user-level settings of each host "
     "(--framework) that has them, so every repo with .agent/ gets its memory; nothing committed. "
     "Undo: uninstall --user.")]
+BoardFlag = Annotated[Optional[str], typer.Option(
+    "--board", metavar="local|branch|shared", help="Where each task's progress board lives (a new "
+    "install; default local): local, memory/boards/BRANCH.md kept out of git; branch, the same "
+    "committed; shared, one memory/snapshot.md. An installed repo: agenthooks board --switch.")]
 LocalFlag = Annotated[bool, typer.Option(
     "--local", help="This checkout only: registrations in the hosts' local settings "
     "(.claude/settings.local.json), .agent/ kept out of git by .git/info/exclude.")]
@@ -79,6 +83,7 @@ def install_cmd(
              "tattoo.md (without it --yes imports none).")] = False,
     user: UserFlag = False,
     local: LocalFlag = False,
+    board: BoardFlag = None,
 ) -> int:
     """Scaffold .agent/ and render the hooks; re-run to upgrade."""
     from agenthooks.errors import UserError
@@ -88,7 +93,7 @@ def install_cmd(
     if user:
         return _user(dir_, local, framework, dry_run)
     flags = {"frameworks": framework, "add": add, "remove": remove, "platforms": platform, "lang": lang,
-             "budget_tokens": budget,
+             "budget_tokens": budget, "board": board,
              "statusline": True if statusline else False if no_statusline else None,
              "local": local}
     return install.run(dir_, flags, yes=yes, dry_run=dry_run,

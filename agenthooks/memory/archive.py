@@ -59,15 +59,15 @@ def run(dir_: Path | None, echo: Callable[[str], None], force: bool = False) -> 
         raise UserError(f"{snap.label} has no items yet: nothing to archive",
                         hint="pass --force to archive it anyway")
     before = set(repo.archives())
-    had_dir = (repo.mem / "archive").is_dir()
+    had_dir = repo.archive_dir.is_dir()
     # The hook refuses an empty snapshot too (the block's footer names it to the agent).
     out = show.run_pre_task(repo, "--archive", *(["--force"] if force else [])).decode("utf-8", "replace")
     m = re.search(r"^archived: (\S+)$", out, re.M)
     made = sorted(set(repo.archives()) - before)
     if not m or not made:
-        raise UserError("the snapshot was not archived",
+        raise UserError(f"{snap.label} was not archived",
                         hint="see .agent/log/memory.log (are the hooks disabled in config.yaml, "
                              "or is memory/archive a link?)")
     _fresh_or_undo(repo, snap.path, made[-1], had_dir)
-    echo(f"archived {snap.label} to {m.group(1)}; started a fresh snapshot")
+    echo(f"archived {snap.label} to {m.group(1)}; started a fresh board")
     return 0

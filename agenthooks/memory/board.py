@@ -13,7 +13,9 @@ of the file byte for byte as it was; a missing section is added at the end with 
 heading in the board's language. The file is replaced whole (temp file, rename), never
 written through a link, and re-read just before, so an edit made meanwhile is not lost.
 
-Which file is the board is decided in one place, board_file()."""
+Which file is the board is decided in one place, board_file() (memory/boards.py: config.yaml's
+board: and the branch). A branch's board not started yet is started from the snapshot template
+by the first line written to it."""
 from __future__ import annotations
 
 import re
@@ -23,7 +25,7 @@ from typing import Callable
 
 from agenthooks.errors import UserError
 from agenthooks.files import write_atomic
-from agenthooks.memory import addline, parse, promote
+from agenthooks.memory import addline, boards, parse, promote
 
 # Subcommand -> section key (parse.SECTION_TITLES), in the board's order.
 VERBS = {"goal": "goal", "done": "done", "doing": "progress", "todo": "todo",
@@ -33,19 +35,32 @@ _BOX = re.compile(r"^(\s*[-*+]\s+)\[[ xX]\]\s*")
 
 
 def board_file(repo: parse.Repo) -> Path:
-    """The board the command edits: today the repo's one snapshot.md."""
-    return repo.mem / "snapshot.md"
+    """The board the command edits: memory/snapshot.md, or this branch's memory/boards/BRANCH.md."""
+    return repo.board
 
 
 def _label(repo: parse.Repo) -> str:
-    return board_file(repo).relative_to(repo.root).as_posix()
+    return repo.label(board_file(repo))
 
 
-def load(repo: parse.Repo) -> parse.MemFile:
+def load(repo: parse.Repo, start: bool = False) -> parse.MemFile:
+    """The board; a branch's board not started yet is started (START) from the template."""
     path = board_file(repo)
     addline.refuse_links(repo.root, path)
     mf = parse.load_file(path, _label(repo))
+    if not mf.exists and start and boards.is_branch_board(repo.agent, path):
+        from agenthooks import templating
+        from agenthooks.files import make_dirs
+
+        text = templating.environment().get_template(f"memory/{repo.lang}/snapshot.md.j2").render()
+        make_dirs(path.parent)
+        addline.refuse_links(repo.root, path)
+        write_atomic(path, text.encode("utf-8"), 0o644)
+        mf = parse.load_file(path, _label(repo))
     if not mf.exists:
+        if boards.is_branch_board(repo.agent, path):
+            raise UserError(f"{mf.label}: not started yet (a board of this branch's own)",
+                            hint="agenthooks board doing TEXT (or goal, todo, ...) starts it")
         raise UserError(f"{mf.label}: missing", hint="run agenthooks install (or any hook) "
                         "to create it from the template")
     return mf
@@ -130,7 +145,7 @@ def _check(repo: parse.Repo, key: str, text: str, mf: parse.MemFile,
 def add(repo: parse.Repo, verb: str, text: str) -> Placed | None:
     """One line under the section VERB names; None when it was there already."""
     key = VERBS[verb]
-    mf = load(repo)
+    mf = load(repo, start=True)
     secs = parse.sections(mf)
     if _check(repo, key, text, mf, secs):
         return None
@@ -205,6 +220,10 @@ def _pick(items: list[parse.Line], which: str) -> parse.Line | None:
 
 
 def listing(repo: parse.Repo) -> list[str]:
+    path = board_file(repo)
+    if not path.exists() and boards.is_branch_board(repo.agent, path):
+        return [f"{_label(repo)}: not started yet (this branch's own board; "
+                "agenthooks board doing TEXT starts it)"]
     mf = load(repo)
     out = [f"{mf.label}:"]
     for s in parse.sections(mf):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from agenthooks import redact
-from agenthooks.memory import parse
+from agenthooks.memory import boards, parse
 
 
 @dataclass(frozen=True)
@@ -537,7 +537,9 @@ def lint(repo: parse.Repo) -> list[Finding]:
     found += check_tattoo(tat, max_lines, max_rules, "error", lang)
     if user is not None:
         found += check_tattoo(user, max_lines, max_rules, "warning", lang)
-    found += check_snapshot(snap, repo.lang)
+    # A branch's board not started yet (board: local, branch) is normal: nothing to check.
+    if snap.exists or not boards.is_branch_board(repo.agent, snap.path):
+        found += check_snapshot(snap, repo.lang)
     groups = []
     if user is not None:
         groups.append(claims(user.label, parse.rules(user), "warning"))
@@ -556,8 +558,7 @@ def lint(repo: parse.Repo) -> list[Finding]:
         found += check_secrets(user, "warning", lang)
     for p in repo.archives():
         found += check_secrets(parse.load_file(p, str(p.relative_to(repo.root)), cap), lang=lang)
-    order = {".agent/memory/tattoo.md": 0, ".agent/memory/snapshot.md": 1,
-             ".agent/memory/notes.md": 2}
+    order = {tat.label: 0, snap.label: 1, notes.label: 2}
     return sorted(set(found), key=lambda f: (order.get(f.path, 3), f.path, f.line, f.message))
 
 

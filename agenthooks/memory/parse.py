@@ -223,10 +223,27 @@ class Repo:
     mem: Path
     lang: str
     frameworks: list[str]
+    # The work tree the command runs in: its branch names the board (local, branch). The
+    # root's own, unless it is a worktree without .agent/ of its own (find_repo).
+    worktree: Path | None = None
+
+    @property
+    def board(self) -> Path:
+        """The progress board (memory/boards.py: config.yaml's board: and the branch)."""
+        from agenthooks.memory import boards
+
+        return boards.path(self.agent, self.worktree or self.root)
+
+    def label(self, path: Path) -> str:
+        """How findings name a file of .agent/: .agent/memory/..., or its whole path when
+        the memory is another checkout's."""
+        rel = path.relative_to(self.agent).as_posix()
+        return f".agent/{rel}" if self.worktree in (None, self.root) else str(path)
 
     def file(self, name: str, cap: int | None = None) -> MemFile:
-        return load_file(self.mem / f"{name}.md", f".agent/memory/{name}.md", cap,
-                         tail=name == "notes")
+        """A memory file by name; "snapshot" is the progress board, wherever it lives."""
+        path = self.board if name == "snapshot" else self.mem / f"{name}.md"
+        return load_file(path, self.label(path), cap, tail=name == "notes")
 
     def tattoo_of(self, scope: str = "", cap: int | None = None) -> MemFile:
         """The rules file of a package of a monorepo (scope: its folder), or the repo's
@@ -257,8 +274,15 @@ class Repo:
         mf = load_file(p, "~/.agent/memory/tattoo.md", cap)
         return mf if mf.exists else None
 
+    @property
+    def archive_dir(self) -> Path:
+        """Where the board is archived: memory/archive/, a branch's: memory/archive/boards/BRANCH/."""
+        from agenthooks.memory import boards
+
+        return boards.archive_dir(self.agent, self.worktree or self.root)
+
     def archives(self) -> list[Path]:
-        d = self.mem / "archive"
+        d = self.archive_dir
         return sorted(p for p in d.glob("*.md") if p.is_file()) if d.is_dir() else []
 
     def hook(self, name: str) -> Path:
@@ -281,9 +305,14 @@ def find_repo(dir_: Path | None) -> Repo:
     from agenthooks.files import target_dir
 
     root = target_dir(dir_)
-    agent = root / ".agent"
+    agent, worktree = root / ".agent", root
     if not agent.is_dir():
-        raise UserError(f"no .agent/ in {root}", hint="run 'agenthooks install' first")
+        # A worktree branched before .agent/ was committed: the main checkout's memory, as
+        # the hooks use it there, with this worktree's board.
+        main = _main_checkout(root)
+        if main is None or not (main / ".agent").is_dir():
+            raise UserError(f"no .agent/ in {root}", hint="run 'agenthooks install' first")
+        root, agent = main, main / ".agent"
     answers: dict[str, Any] = {}
     try:
         answers = manifest.load(root).get("answers", {})
@@ -291,11 +320,27 @@ def find_repo(dir_: Path | None) -> Repo:
         pass
     lang = answers.get("lang") if answers.get("lang") in SECTION_TITLES else None
     if lang is None:
-        snap = load_file(agent / "memory" / "snapshot.md", "")
+        from agenthooks.memory import boards
+
+        snap = load_file(boards.path(agent, worktree), "")
         lang = "zh" if any(re.search(r"[\u4e00-\u9fff]", s) for s in snap.raw) else "en"
     fws = answers.get("frameworks")
     return Repo(root, agent, agent / "memory", lang,
-                [str(f) for f in fws] if isinstance(fws, list) else [])
+                [str(f) for f in fws] if isinstance(fws, list) else [], worktree)
+
+
+def _main_checkout(root: Path) -> Path | None:
+    """The main checkout of the linked worktree ROOT (its .git file's gitdir, that folder's
+    commondir), or None."""
+    from agenthooks.memory import boards
+
+    gd = boards.git_dir(root) if (root / ".git").is_file() else None
+    if gd is None or not (gd / "commondir").is_file():
+        return None
+    common = gd / "commondir"
+    line = common.read_text(encoding="utf-8", errors="replace").strip()
+    top = (gd / line if not Path(line).is_absolute() else Path(line)).resolve()
+    return top.parent if top.name == ".git" else None
 
 
 # Said by show, simulate and doctor: silent no-op hooks are otherwise invisible.

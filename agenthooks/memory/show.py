@@ -27,7 +27,7 @@ def run_pre_task(repo: parse.Repo, *args: str, timeout: float = 60) -> bytes:
                         hint="run 'agenthooks install' to render the hooks")
     try:
         proc = hookrun.run(["bash", str(hook), *args], stdin=subprocess.DEVNULL,
-                           capture_output=True, cwd=repo.root, timeout=timeout)
+                           capture_output=True, cwd=repo.worktree or repo.root, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise UserError(f"pre_task.sh {' '.join(args)} did not finish in {timeout:.0f}s") from None
     except OSError as exc:
@@ -144,6 +144,8 @@ def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
         },
         "snapshot": {
             "exists": snap.exists,
+            "path": snap.label,
+            "board": cfg["board"],
             "sections": [
                 {"key": s.key, "title": s.title, "line": s.line,
                  "items": [_item(ln, snap.label, lang, redact.key_lines(snap.raw)) for ln in s.items]}

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from agenthooks import frameworks, hookrun, messages
 from agenthooks.errors import UserError
-from agenthooks.memory import parse
+from agenthooks.memory import boards, parse
 from agenthooks.render import HOOKS
 
 SID = "agenthooks-drill"
@@ -159,7 +159,7 @@ def _start_and_edits(d: Drill, root: Path, cfg: dict[str, Any]) -> str:
         d.step("start", False, f"pre_task (status {rc}) did not print and publish the block"
                                f"{'' if published else '; injected_context.txt differs'}")
     # 2. Edits with a stale snapshot: one reminder, then quiet.
-    snap = d.agent / "memory" / "snapshot.md"
+    snap = boards.path(d.agent, root)
     stale = int(cfg["stale_minutes"])
     if snap.is_file():
         old = time.time() - (stale + 2) * 60
@@ -169,7 +169,7 @@ def _start_and_edits(d: Drill, root: Path, cfg: dict[str, Any]) -> str:
     rc1, out1 = d.hook("post_edit", edit)
     rc2, out2 = d.hook("post_edit", edit)
     logs = d.new_log()
-    ok = rc1 == rc2 == 0 and "snapshot.md" in out1 and not out2.strip() and \
+    ok = rc1 == rc2 == 0 and snap.name in out1 and not out2.strip() and \
         any("reminded the agent" in s for s in logs)
     d.step("edits", ok, "post_edit reminded the agent once about the stale snapshot"
            if ok else f"post_edit (status {rc1}/{rc2}) did not remind exactly once")
@@ -208,7 +208,7 @@ def drill(root: Path, lang: str, cfg: dict[str, Any],
 
 
 def _progress_title(root: Path, lang: str) -> str:
-    secs = parse.sections(parse.load_file(root / ".agent" / "memory" / "snapshot.md", ""))
+    secs = parse.sections(parse.load_file(boards.path(root / ".agent", root), ""))
     return next((s.title for s in secs if s.key == "progress"),
                 parse.SECTION_TITLES[lang]["progress"])
 
@@ -315,6 +315,21 @@ def _echo_failed(block: str, secs: list[parse.Section], msg: dict[str, str],
         echo(f"    {s}")
 
 
+def _same_board(repo: parse.Repo, root: Path) -> None:
+    """The copy's hooks read the board the repo's read: its HEAD's branch (a .git of one file,
+    HEAD) and the board a detached HEAD used last."""
+    gd = boards.git_dir(boards.worktree_of(repo.worktree or repo.root) or repo.root)
+    head = gd / "HEAD" if gd is not None else None
+    if head is None or not head.is_file():
+        return
+    (root / ".git").mkdir()
+    shutil.copyfile(head, root / ".git" / "HEAD")
+    last = repo.agent / "log" / "state" / "board.last"
+    if last.is_file() and not last.is_symlink():
+        (root / ".agent" / "log" / "state").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(last, root / ".agent" / "log" / "state" / "board.last")
+
+
 def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
     repo = parse.find_repo(dir_)
     # The drill copies .agent/ (links as links) and runs the hooks on the copy.
@@ -334,6 +349,7 @@ def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
                         ignore=shutil.ignore_patterns("log", "injected_context.txt",
                                                       ".injected_context.txt.*"))
         (root / ".agent" / "log").mkdir(exist_ok=True)
+        _same_board(repo, root)
         echo(f"agenthooks simulate: compaction drill on a throwaway copy of {repo.agent}")
         framework, note = envelope(repo.frameworks)
         echo(f"  envelope: {framework} (its payloads and output form)"
@@ -345,7 +361,7 @@ def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
         if block:
             m = d.msg
             rules = _rules(block, m)
-            secs = parse.sections(parse.load_file(root / ".agent" / "memory" / "snapshot.md", ""))
+            secs = parse.sections(parse.load_file(boards.path(root / ".agent", root), ""))
             titles = {s.key: s.title for s in secs}
             prog = _section(block, "### " + titles.get("progress", parse.SECTION_TITLES[repo.lang]["progress"]))
             echo("re-injected after the compaction:" if reloaded else "injected at start:")
@@ -354,7 +370,7 @@ def run(dir_: Path | None, echo: Callable[[str], None]) -> int:
                 echo(f"    {s}")
             echo(f"  In progress ({len(prog)}):")
             for s in prog or ["(none: after a compaction the agent could not say where it is;"
-                              " fill In progress in snapshot.md)"]:
+                              " fill In progress in the board)"]:
                 echo(f"    {s}")
             _echo_failed(block, secs, m, echo)
             kept = _section(block, "## " + m["working"])

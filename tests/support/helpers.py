@@ -36,7 +36,11 @@ def cli(*args: str, cwd: Path | None = None, input: str | None = None,
 
 
 def install(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    proc = cli("install", "--yes", str(repo), *args)
+    """agenthooks install --yes. A new install keeps one board, memory/snapshot.md (--board
+    shared), unless ARGS name a board model: most tests are about that file; the per-branch
+    boards have tests of their own (tests/runtime/test_boards.py, tests/test_boards_git.py)."""
+    board = [] if "--board" in args or (repo / ".agent/config.yaml").is_file() else ["--board", "shared"]
+    proc = cli("install", "--yes", str(repo), *board, *args)
     if check and proc.returncode != 0:
         raise AssertionError(f"install failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     return proc
