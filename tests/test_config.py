@@ -146,14 +146,14 @@ def test_migrate_v4_adds_the_compaction_tunables_and_keeps_one_the_user_set() ->
     assert text == "version: 5\nbudget_tokens: 900\nboard: shared\n" + COMPACTION_KEYS
     mine = "version: 4\nsummary_budget_tokens: 0  # off\n"
     text, _, _, added = config.migrate(mine)
-    assert added == ["working_set_files"] and "summary_budget_tokens: 0  # off\n" in text
+    assert added == ["board", "working_set_files"] and "summary_budget_tokens: 0  # off\n" in text
     assert text.count("summary_budget_tokens:") == 1
 
 
 def test_migrate_v4_keeps_a_repo_on_its_one_board(tmp_path: Path) -> None:
     text, old, new, added = config.migrate("version: 4\nbudget_tokens: 900\n")
-    assert (old, new, added) == (4, 5, ["board"])
-    assert text == "version: 5\nbudget_tokens: 900\n" + BOARD_KEY
+    assert (old, new, added) == (4, 5, ["board", "summary_budget_tokens", "working_set_files"])
+    assert text == "version: 5\nbudget_tokens: 900\n" + BOARD_KEY + COMPACTION_KEYS
     # Unmigrated, or a value no release writes: the one board too.
     for old_text in ("version: 4\nbudget_tokens: 900\n", "version: 5\nboard: per-branch\n"):
         (tmp_path / "config.yaml").write_text(old_text)
