@@ -74,8 +74,8 @@ def seed_memory(repo: Path, s: Seeds) -> None:
 
 
 def install(sandbox: C.Sandbox, framework: str) -> None:
-    proc = subprocess.run([sys.executable, "-m", "agenthooks", "install", "--yes", "--framework",
-                           framework, str(sandbox.repo)], cwd=sandbox.repo, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "agenthooks", "install", "--yes", "--board", "shared",
+                           "--framework", framework, str(sandbox.repo)], cwd=sandbox.repo, capture_output=True,
                           text=True, timeout=120, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:
         raise RuntimeError(f"install failed:\n{proc.stdout}{proc.stderr}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +52,9 @@ def claude(sandbox: C.Sandbox, mock: MockAPI, clis: C.CLIs, prompt: str,
 def compact_session(sandbox: C.Sandbox, mock: MockAPI, clis: C.CLIs, **config: int) -> Project:
     """A session that writes app.py, is asked REQUEST, then /compact, then one more prompt."""
     project = install(sandbox, "claude-code")
+    # One board, memory/snapshot.md (a new install's default is a board per branch).
+    cfg = project.agent / "config.yaml"
+    cfg.write_text(re.sub(r"(?m)^board: .*$", "board: shared", cfg.read_text(encoding="utf-8")), encoding="utf-8")
     (project.agent / "memory" / "tattoo.md").write_text(TATTOO, encoding="utf-8")
     project.snapshot.write_text(SNAPSHOT, encoding="utf-8")
     if config:
