@@ -80,6 +80,7 @@ def install(sandbox: C.Sandbox, framework: str, *registered: str) -> Project:
     """`agenthooks install --yes --framework X`, then known memory. registered: files the
     install must have written for the framework."""
     proc = subprocess.run([sys.executable, "-m", "agenthooks", "install", "--yes",
+                           "--board", "shared",  # the memory/snapshot.md these tests seed
                            "--framework", framework, str(sandbox.repo)],
                           cwd=sandbox.repo, capture_output=True, text=True, timeout=60,
                           stdin=subprocess.DEVNULL)

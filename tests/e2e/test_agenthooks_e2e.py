@@ -88,6 +88,7 @@ def _commands(doc: dict, event: str) -> list[str]:
 def install(sandbox: C.Sandbox, framework: str) -> Project:
     """`agenthooks install --yes --framework X` in the sandbox repo, then known memory."""
     proc = subprocess.run([sys.executable, "-m", "agenthooks", "install", "--yes",
+                           "--board", "shared",  # the memory/snapshot.md these tests seed
                            "--framework", framework, str(sandbox.repo)],
                           cwd=sandbox.repo, capture_output=True, text=True, timeout=60,
                           stdin=subprocess.DEVNULL)
