@@ -206,15 +206,12 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
     "on_compact": _EVERY + (
         _e("reads", _STATE + " log/state/SESSION.window", "every prompt"),
         _e("appends", _STATE, "every prompt"),
-        _e("writes", "log/state/SESSION.request", "a prompt"),
-        _e("writes", "log/state/SESSION.audit", "the host's post-compaction event, a summary that left out"),
-        _e("removes", "log/state/SESSION.audit", "the next prompt, which says it"),
+        _e("writes", "log/state/SESSION.request log/state/SESSION.audit", "a prompt; PostCompact"),
         _e("writes", _STATE + " " + _STATE + ".PID.tmp", "past 64 lines (by rename)"),
         _e("makes", "log/state", "a reload"),
         _e("writes", "log/state/SESSION.count", "a reload"),
         *_BUILD,
-        _e("spawns", "tail touch awk mv mkdir flock head tr readlink stat rm",
-           "a transcript; a reload; the host's compaction events"),
+        _e("spawns", "tail touch awk mv mkdir flock head tr readlink stat rm", "a transcript; a reload"),
     ),
 }
 
