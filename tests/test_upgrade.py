@@ -78,7 +78,7 @@ def test_pristine_upgrade_updates_hooks_and_migrates_config(repo: Path) -> None:
 
 def test_edit_without_conflict_is_merged(repo: Path) -> None:
     path = repo / POST
-    path.write_text(path.read_text().replace('main "$@"\n', '# my local tweak\nmain "$@"\n'))
+    path.write_text(path.read_text().replace("set -euo pipefail\n", "set -euo pipefail\n# my local tweak\n", 1))
     commit_all(repo, "edit")
     proc = run_truthful(repo)
     assert proc.returncode == 0
@@ -238,7 +238,7 @@ def test_uncommitted_pristine_render_survives_gc(tmp_path: Path) -> None:
     r = make_repo(tmp_path)
     install_v0(r)
     path = r / POST
-    path.write_text(path.read_text().replace('main "$@"\n', '# tweak\nmain "$@"\n'))
+    path.write_text(path.read_text().replace("set -euo pipefail\n", "set -euo pipefail\n# tweak\n", 1))
     commit_all(r, "hooks committed only after an edit")
     git(r, "reflog", "expire", "--expire=now", "--all")
     git(r, "gc", "-q", "--prune=now")
@@ -317,7 +317,7 @@ def test_edited_framework_settings_keep_the_users_entries(tmp_path: Path) -> Non
 
 def test_dirty_managed_file_blocks_unless_allowed(repo: Path) -> None:
     path = repo / POST
-    path.write_text(path.read_text().replace('main "$@"\n', '# wip\nmain "$@"\n'))
+    path.write_text(path.read_text().replace("set -euo pipefail\n", "set -euo pipefail\n# wip\n", 1))
     before = tree(repo)
     proc = upgrade(repo)
     assert proc.returncode == 1
