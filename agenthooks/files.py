@@ -108,6 +108,13 @@ def is_ours(data: bytes) -> bool:
     return any(owner.encode() in data for owner in KNOWN_OWNER_IDS)
 
 
+def owned_files(root: Path, *rels: str) -> list[tuple[str, str | None]]:
+    """Uninstall's entries for files wholly ours: each REL that carries our ownership id, to be
+    deleted (None); one without it is the user's and stays."""
+    return [(rel, None) for rel in rels
+            if (root / rel).is_file() and OWNER_ID.encode() in (root / rel).read_bytes()]
+
+
 # The longest line a reader of logs and transcripts holds: a longer one (a log with no
 # newline, a sparse or NUL-filled file) is skipped in pieces, never held whole.
 MAX_LINE = 8 << 20

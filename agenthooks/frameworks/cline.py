@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agenthooks.files import OWNER_ID, PlannedFile
+from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
 
 NAME = "cline"
@@ -44,12 +44,7 @@ def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
 
 
 def unregister(root: Path) -> list[tuple[str, str | None]]:
-    out: list[tuple[str, str | None]] = []
-    for event, _hook in FILES:
-        path = root / DIR / event
-        if path.is_file() and OWNER_ID.encode() in path.read_bytes():
-            out.append((f"{DIR}/{event}", None))
-    return out
+    return owned_files(root, *(f"{DIR}/{event}" for event, _hook in FILES))
 
 
 def next_steps(answers: dict[str, Any]) -> list[str]:

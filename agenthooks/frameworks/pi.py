@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agenthooks.files import OWNER_ID, PlannedFile
+from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
 
 NAME = "pi"
@@ -36,10 +36,7 @@ def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
 
 
 def unregister(root: Path) -> list[tuple[str, str | None]]:
-    path = root / PATH
-    if path.is_file() and OWNER_ID.encode() in path.read_bytes():
-        return [(PATH, None)]
-    return []
+    return owned_files(root, PATH)
 
 
 def next_steps(answers: dict[str, Any]) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agenthooks.files import OWNER_ID, PlannedFile
+from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._start import BASH
 from agenthooks.templating import render_template
@@ -44,11 +44,7 @@ def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
 
 
 def unregister(root: Path) -> list[tuple[str, str | None]]:
-    out = _jsonhooks.unregister(root, PATH, "flat")
-    rules = root / RULES
-    if rules.is_file() and OWNER_ID.encode() in rules.read_bytes():
-        out.append((RULES, None))
-    return out
+    return _jsonhooks.unregister(root, PATH, "flat") + owned_files(root, RULES)
 
 
 def next_steps(answers: dict[str, Any]) -> list[str]:

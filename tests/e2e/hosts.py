@@ -79,8 +79,9 @@ class Project:
 def install(sandbox: C.Sandbox, framework: str, *registered: str) -> Project:
     """`agenthooks install --yes --framework X`, then known memory. registered: files the
     install must have written for the framework."""
-    proc = subprocess.run([sys.executable, "-m", "agenthooks", "install", "--yes",
-                           "--board", "shared",  # the memory/snapshot.md these tests seed
+    # One board, memory/snapshot.md: these runs prove what each host delivers; the boards per
+    # branch have tests of their own (tests/runtime/test_boards.py, tests/test_boards_git.py).
+    proc = subprocess.run([sys.executable, "-m", "agenthooks", "install", "--yes", "--board", "shared",
                            "--framework", framework, str(sandbox.repo)],
                           cwd=sandbox.repo, capture_output=True, text=True, timeout=60,
                           stdin=subprocess.DEVNULL)

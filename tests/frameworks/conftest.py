@@ -31,7 +31,8 @@ def _installed(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
             try:
                 git(base, "init", "-q")
                 args = [a for n in names for a in ("--framework", n)]
-                proc = cli("install", "--yes", str(base), *args, env=env)
+                # One board, memory/snapshot.md: these tests are about the hosts' payloads.
+                proc = cli("install", "--yes", "--board", "shared", str(base), *args, env=env)
                 assert proc.returncode == 0, proc.stdout + proc.stderr
             finally:
                 for k, v in old.items():

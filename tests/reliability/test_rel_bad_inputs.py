@@ -149,7 +149,7 @@ RULES = ("- Indent with 4 spaces, never tabs", "- Every API returns {code, data,
 PROGRESS = "- [ ] service get_user (stuck on error handling)"
 SAMPLE = (*RULES, PROGRESS, "- note two")
 NO_RULES = MESSAGES["en"]["no_rules"]
-NO_SNAPSHOT = MESSAGES["en"]["no_snapshot"]
+NO_SNAPSHOT = MESSAGES["en"]["no_snapshot"].replace("@BOARD@", ".agent/memory/snapshot.md")
 BIG_LINE = b"- " + b"x" * (1 << 20) + b"\n"
 # Files over 256 KB are read in part only, and the block says so.
 ALL_CUT = MESSAGES["en"]["mem_cut"] % (256, ", ".join(f".agent/memory/{n}.md" for n in ("tattoo", "snapshot", "notes")))

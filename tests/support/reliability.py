@@ -38,7 +38,8 @@ def installed(factory: Any, *args: str, config: dict[str, str] | None = None) ->
         repo = base / "repo"
         repo.mkdir()
         git(repo, "init", "-q")
-        proc = cli("install", "--yes", str(repo), *args)
+        board = [] if "--board" in args else ["--board", "shared"]  # one board: memory/snapshot.md
+        proc = cli("install", "--yes", str(repo), *board, *args)
         assert proc.returncode == 0, proc.stderr
         if config:
             set_config(repo, **config)
