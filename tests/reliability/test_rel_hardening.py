@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, payload, write_memory
+from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, payload, summary_instructions, \
+    write_memory
 from support.userlands import USERLANDS, env_for
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
@@ -120,12 +121,16 @@ def host_runs(repo: Path, env: dict[str, str]) -> list[subprocess.CompletedProce
 
 
 def assert_clean(runs: list[subprocess.CompletedProcess[str]], forged: str = "FORGED") -> None:
-    """stdout is nothing or one JSON object, stderr is empty, every run exits 0; the start
-    and the prompt after PreCompact carry the memory."""
+    """stdout is nothing or one JSON object (PreCompact: the summary's plain instructions),
+    stderr is empty, every run exits 0; the start and the prompt after PreCompact carry the
+    memory."""
     for out in runs:
         assert out.returncode == 0 and out.stderr == "" and forged not in out.stdout, out
+    start, precompact, reload, edit = runs
+    for out in (start, reload, edit):
         assert out.stdout == "" or isinstance(json.loads(out.stdout), dict), out.stdout
-    start, _, reload, _ = runs
+    # PreCompact: the plain instructions Claude Code hands its summarizer.
+    assert summary_instructions(precompact.stdout), precompact.stdout
     assert "Indent with 4 spaces" in context(start.stdout)
     assert "Indent with 4 spaces" in context(reload.stdout)
 

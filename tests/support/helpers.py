@@ -96,6 +96,14 @@ SAMPLE_SNAPSHOT = (
 )
 
 
+def summary_instructions(text: str) -> bool:
+    """Is TEXT what Claude Code's PreCompact hands its summarizer: the plain instruction block
+    (what the summary must keep), never JSON?"""
+    from agenthooks.messages import MESSAGES
+
+    return text.startswith(MESSAGES["en"]["summary_intro"]) and not text.lstrip().startswith("{")
+
+
 def claude_repo(tmp_path: Path) -> Path:
     """A git repo with the hooks installed for Claude Code on linux and the sample memory."""
     repo = make_repo(tmp_path)
