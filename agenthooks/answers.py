@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Protocol
 
-from agenthooks import config, frameworks, messages, platforms
+from agenthooks import config, frameworks, messages, platforms, usermessages
 from agenthooks.errors import MissingAnswer, UserError, unknown
 
 
@@ -168,6 +168,10 @@ def resolve(
                 f"missing answer '{q.name}' and no terminal to ask on: pass {q.flag} "
                 f"or --yes (recorded answers, then defaults)"
             )
+    # What the hooks say, in the repo's own words: .agent/messages.yaml, read each run.
+    own = usermessages.read(root, out["lang"])
+    if own:
+        out["messages"] = own
     return out
 
 

@@ -14,6 +14,8 @@ COMMANDS: tuple[str, ...] = ("install", "doctor", "uninstall", "show", "lint", "
             "status", "verify")
 # Writing memory from the command line: import rules, add a rule or note, open an editor.
 COMMANDS += ("import_rules", "rule", "edit", "board")
+# What the hooks say to the agent, in the repo's own words (.agent/messages.yaml).
+COMMANDS += ("messages",)
 # Beyond one repo: the Claude Code plugin's folder, for --plugin-dir and a `command` source.
 COMMANDS += ("plugin_path",)
 

@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import __version__, config, frameworks, hookrun, manifest, render, syntax, upgrade
+from agenthooks import __version__, config, frameworks, hookrun, manifest, messages, render, syntax, upgrade, \
+    usermessages
 from agenthooks.errors import UserError
 from agenthooks.files import is_ours
 
@@ -366,6 +367,23 @@ def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
     return [Check("config.yaml", "ok", "valid YAML, read cleanly by the hooks")]
 
 
+def _messages(root: Path, answers: dict[str, Any]) -> list[Check]:
+    """.agent/messages.yaml: texts the hooks can say, and the ones the hooks were rendered
+    with (install renders them in)."""
+    path = root / usermessages.PATH
+    if not path.exists() and not path.is_symlink() and not answers.get("messages"):
+        return []
+    lang = str(answers.get("lang")) if answers.get("lang") in messages.LANGS else "en"
+    try:
+        own = usermessages.read(root, lang)
+    except UserError as exc:
+        return [Check("messages.yaml", "fail", str(exc))]
+    if own != (answers.get("messages") or {}):
+        return [Check("messages.yaml", "warn", "changed since the hooks were rendered: the agent "
+                      "still gets the earlier words until you run agenthooks install")]
+    return [Check("messages.yaml", "ok", f"{len(own)} text(s) in the repo's own words, rendered into the hooks")]
+
+
 def _enabled(root: Path) -> list[Check]:
     """A warning, not a failure: turning the hooks off is a choice, but a silent one."""
     from agenthooks.memory import parse
@@ -586,6 +604,7 @@ def checks(root: Path) -> list[Check]:
         out += _unselected(root, answers)
     out += _committed(root, data.get("files", {}), bool(answers.get("local")))
     out += _config(root, answers)
+    out += _messages(root, answers)
     out += _enabled(root)
     out += _outside(root)
     out += _board(root)

@@ -6,7 +6,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from agenthooks import __version__, config, frameworks, messages, platforms, redact, statefiles
+from agenthooks import __version__, config, frameworks, messages, platforms, redact, statefiles, \
+    usermessages
 from agenthooks.files import KNOWN_OWNER_IDS, OWNER_ID, PlannedFile  # noqa: F401 - re-exported
 from agenthooks.templating import environment, templates_dir  # noqa: F401 - re-exported
 
@@ -66,7 +67,8 @@ def context(answers: dict[str, Any], template_root: str | None = None,
         "config_version": config.CONFIG_VERSION,
         "answers": answers,
         # A past release's templates (tests install one) knew one board, snapshot.md.
-        "msg": messages.MESSAGES[lang] if not template_root else
+        # The repo's own words (.agent/messages.yaml, recorded as an answer) over the release's.
+        "msg": usermessages.apply(lang, answers.get("messages")) if not template_root else
         {k: v.replace("@BOARD@", ".agent/memory/snapshot.md") for k, v in messages.MESSAGES[lang].items()},
         "memory_templates": memory,
         "secret_eres": redact.awk_patterns(),

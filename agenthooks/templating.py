@@ -102,11 +102,22 @@ def _pieces(text: str, width: int) -> list[str]:
     return pieces
 
 
+def _shword(text: str) -> str:
+    """TEXT as one bash word: single-quoted, or double-quoted with its \\ " $ ` escaped when
+    it holds a $ or a backquote (which single quotes keep, and shellcheck asks about)."""
+    if not text:
+        return "''"
+    if "$" not in text and "`" not in text:
+        return shlex.quote(text)
+    body = "".join("\\" + c if c in '\\"$`' else c for c in text)
+    return f'"{body}"'
+
+
 def shassign(text: str, var: str, width: int, indent: str, printf_b: bool = False) -> str:
     """`VAR=TEXT` as bash statements of at most about WIDTH columns: the first assigns a
     single-quoted piece, the others append (+=), split after blanks, so that no line of a
     hook is long. printf_b: TEXT escaped for printf '%b' first."""
     if printf_b:
         text = text.replace("\\", "\\\\").replace("\n", "\\n")
-    quoted = [shlex.quote(p) if p else "''" for p in _pieces(text, width)]
+    quoted = [_shword(p) for p in _pieces(text, width)]
     return ("\n" + indent).join(f"{var}{'=' if i == 0 else '+='}{q}" for i, q in enumerate(quoted))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import frameworks, hookrun, messages
+from agenthooks import frameworks, hookrun, manifest, usermessages
 from agenthooks.errors import UserError
 from agenthooks.memory import boards, parse
 from agenthooks.render import HOOKS
@@ -72,13 +72,21 @@ class Result:
     detail: str
 
 
+def _recorded_messages(root: Path) -> Any:
+    try:
+        return manifest.load(root).get("answers", {}).get("messages")
+    except UserError:
+        return None
+
+
 class Drill:
     def __init__(self, root: Path, lang: str, cfg: dict[str, Any],
                  framework: str = frameworks.DEFAULT) -> None:
         self.root = root
         self.framework = framework
         self.agent = root / ".agent"
-        self.msg = messages.MESSAGES[lang]
+        # The words the installed hooks were rendered with (.agent/messages.yaml, as recorded).
+        self.msg = usermessages.apply(lang, _recorded_messages(root))
         self.cfg = cfg
         self.results: list[Result] = []
         self.log_seen = 0
