@@ -12,7 +12,9 @@ from agenthooks import config
 
 # The awk block builder's figures, in the order it prints them after the word "figures".
 STATS_FIELDS = ("tattoo", "snapshot", "notes", "notes_shown", "tokens", "chars", "cut_notes",
-                "cut_snapshot", "cut_rules", "redacted", "log_bytes", "same")
+                "cut_snapshot", "cut_rules", "redacted", "same")
+# Before hooks release 9 awk sized the log by reading it, and printed the size before "same".
+STATS_FIELDS_8 = STATS_FIELDS[:-1] + ("log_bytes", "same")
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,7 @@ def config_values(release: int) -> Format:
 def formats(release: int) -> dict[str, Format | LogFormat]:
     """Every format, as the hooks of `release` write them (the templates' `formats`)."""
     return {"state": STATE, "config": config_values(release), "block": BLOCK, "last": LAST,
-            "stats": STATS, "remind": REMIND, "count": COUNT, "window": WINDOW, "log": LOG}
+            "stats": STATS if release >= 9 else Format("", STATS_FIELDS_8), "remind": REMIND, "count": COUNT, "window": WINDOW, "log": LOG}
 
 
 # --- What each hook does to the disk and the machine: its effects header, and the tests ---
@@ -192,7 +194,7 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
         _e("writes", "memory/archive/snapshot_TIME.md memory/.snapshot.md.PID.tmp memory/snapshot.md",
            "--archive"),
         _e("makes", "memory/archive", "--archive"),
-        _e("spawns", "touch awk mv mkdir flock head tail tr readlink stat", "a build; --statusline"),
+        _e("spawns", "touch awk mv find mkdir flock head tail tr readlink stat", "a build; --statusline"),
     ),
     "post_edit": _EVERY + (
         _e("reads", "log/state/SESSION.remind log/state/SESSION.files", "every run"),
@@ -211,7 +213,7 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
         _e("makes", "log/state", "a reload"),
         _e("writes", "log/state/SESSION.count", "a reload"),
         *_BUILD,
-        _e("spawns", "tail touch awk mv mkdir flock head tr readlink stat rm", "a transcript; a reload"),
+        _e("spawns", "tail touch awk mv find mkdir flock head tr readlink stat rm", "a transcript; a reload"),
     ),
 }
 

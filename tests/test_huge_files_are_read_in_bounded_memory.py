@@ -86,8 +86,6 @@ def hook_peak_mb(repo: Path) -> float:
     return int(proc.stdout.strip()) / 1024
 
 
-@pytest.mark.xfail(strict=True, reason="the hooks' block build still sizes memory.log by reading it "
-                   "whole (lib/block.awk, getline over the log): a runtime change, not made here")
 def test_the_block_build_sizes_a_log_without_newlines_in_bounded_memory(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     install(repo, "--framework", "claude-code", "--platform", "linux")
