@@ -85,6 +85,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "audit_done": "agenthooks: the compaction summary calls %s done, which the board does not: check it before you move on.",
         "audit_rule": "rule %d (\"%s\")",
         "audit_item": "In progress item %d (\"%s\")",
+        # A monorepo package's own rules, said at the agent's first edit under the package.
+        "package_rules": "Rules of the package %s (%s) for your work under it (must obey; the project's rules hold too):",
+        "package_cut": "[... %d more rules of this package left out for the budget: read %s]",
         # The board or the rules changed since this session last read them, by another session.
         "changed": ("agenthooks: %s changed at %s since this session last read it, not by an edit of this "
                     "session: re-read it before you update it."),
@@ -146,6 +149,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "audit_done": "agenthooks：压缩摘要说 %s 已完成，而进度板并没有：继续之前请先核对。",
         "audit_rule": "约束 %d（“%s”）",
         "audit_item": "进行中第 %d 项（“%s”）",
+        "package_rules": "包 %s 的约束（%s），适用于你在其中的工作（必须遵守；项目约束同样有效）：",
+        "package_cut": "[……为控制预算省略了本包的另外 %d 条约束：请读 %s]",
         "changed": "agenthooks：%s 在 %s 被改动了，不是本会话的修改，而是在本会话上次读取之后：更新它之前请先重新读一遍。",
     },
 }

@@ -132,6 +132,9 @@ FILES = "SESSION.files"
 REQUEST = "SESSION.request"
 # What the host's last compaction summary left out, for the next prompt to say once (on_compact).
 AUDIT = "SESSION.audit"
+# The monorepo packages whose rules post_edit told this session: "after N" (its compactions then),
+# then each package's folder, one a line.
+SCOPES = "SESSION.scopes"
 
 
 def config_values(release: int) -> Format:
@@ -177,7 +180,7 @@ _BUILD = (
        "log/state/last.block log/state/SESSION.built log/state/mtime.N log/memory.log.1", "a build"),
     _e("removes", ".injected_context.txt.PID.N log/state/SESSION.state log/state/SESSION.remind "
        "log/state/SESSION.built log/state/SESSION.count log/state/SESSION.window "
-       "log/state/SESSION.files log/state/SESSION.request log/state/SESSION.audit",
+       "log/state/SESSION.files log/state/SESSION.request log/state/SESSION.audit log/state/SESSION.scopes",
        "a build: temp files of ended hooks; past 800 files, sessions idle 30 days"),
     _e("reads", "log/state/SESSION.files log/state/SESSION.request", "a build after a compaction"),
     _e("writes", "log/.lock log/.lock.pid log/.lock.pid.break", "a write of shared state"),
@@ -204,6 +207,10 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
         _e("writes", "log/.lock log/.lock.pid log/.lock.pid.break", "a reminder"),
         _e("removes", "log/state/SESSION.remind log/.lock.pid log/.lock.pid.break", "a reminder"),
         _e("spawns", "stat mkdir flock", "a reminder"),
+        _e("reads", "memory/scopes/PACKAGE/tattoo.md log/state/SESSION.scopes log/state/SESSION.count",
+           "an edit under a package with rules of its own"),
+        _e("writes", "log/state/SESSION.scopes", "the first edit under such a package since a compaction"),
+        _e("spawns", "awk head tr", "the first edit under such a package since a compaction"),
     ),
     "on_compact": _EVERY + (
         _e("reads", _STATE + " log/state/SESSION.window", "every prompt"),
