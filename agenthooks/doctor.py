@@ -319,6 +319,38 @@ def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
     return out
 
 
+def _copilot_neighbours(root: Path) -> list[Check]:
+    """Copilot CLI keeps only the last additionalContext of several sessionStart hooks
+    (github/copilot-cli #3589): another sessionStart command it runs, from .github/hooks/*.json
+    or .claude/settings.json (Copilot runs those too), may hide memory, or memory hides it."""
+    from agenthooks.frameworks import _jsonhooks, copilot_cli
+
+    found = []
+    files = sorted((root / ".github/hooks").glob("*.json")) if (root / ".github/hooks").is_dir() else []
+    for path, event in [*((p, "sessionStart") for p in files), (root / ".claude/settings.json", "SessionStart")]:
+        rel = path.relative_to(root).as_posix()
+        if rel == copilot_cli.PATH or not path.is_file() or path.stat().st_size > 1 << 20:
+            continue
+        try:  # no link, no FIFO, JSON or JSONC (the merge's own reader)
+            hooks = (_jsonhooks.load(root, rel) or {}).get("hooks", {}).get(event, [])
+        except (UserError, OSError, AttributeError):
+            continue
+        if not isinstance(hooks, list):
+            continue
+        groups = [g for g in hooks if isinstance(g, dict)]
+        entries = groups + [e for g in groups if isinstance(g.get("hooks"), list) for e in g["hooks"]
+                            if isinstance(e, dict)]
+        commands = [str(e.get("bash") or e.get("command") or "") for e in entries]
+        found += [f"{rel} ({c[:60]})" for c in commands if c and not _jsonhooks.is_ours(c)]
+    if not found:
+        return []
+    return [Check("copilot-cli neighbours", "warn",
+                  f"Copilot CLI also runs the sessionStart hook(s) of {'; '.join(found)}, and keeps only "
+                  "the last one's additionalContext (github/copilot-cli #3589): memory or theirs may be "
+                  "dropped at a session start. Keep one sessionStart hook that adds context, or check "
+                  "what the agent gets with agenthooks show")]
+
+
 def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
     """Parse config.yaml as YAML, and with the hooks' own bash reader."""
     cfg = root / ".agent/config.yaml"
@@ -602,6 +634,8 @@ def checks(root: Path) -> list[Check]:
         out += _served(root, data, now)
     if "frameworks" in answers:
         out += _unselected(root, answers)
+    if "copilot-cli" in answers.get("frameworks", []):
+        out += _copilot_neighbours(root)
     out += _committed(root, data.get("files", {}), bool(answers.get("local")))
     out += _config(root, answers)
     out += _messages(root, answers)

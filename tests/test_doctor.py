@@ -200,3 +200,24 @@ def test_doctor_names_memory_that_links_out_of_the_repo(tmp_path: Path) -> None:
     line = [ln for ln in proc.stdout.splitlines() if "tattoo.md" in ln and "outside the repository" in ln]
     assert len(line) == 1 and "the hooks do not read it" in line[0], proc.stdout
     assert not any("snapshot.md" in ln and "outside" in ln for ln in proc.stdout.splitlines())
+
+
+# --- Copilot CLI keeps only the last sessionStart hook's context (github/copilot-cli #3589) ---
+
+def test_doctor_names_a_copilot_session_start_hook_beside_ours(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    install(repo, "--framework", "copilot-cli", "--framework", "claude-code")
+    assert "copilot-cli neighbours" not in cli("doctor", str(repo)).stdout
+    (repo / ".github/hooks/team.json").write_text(json.dumps(
+        {"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "./scripts/context.sh"}]}}))
+    out = cli("doctor", str(repo)).stdout
+    assert "warn  copilot-cli neighbours: Copilot CLI also runs the sessionStart hook(s) of " \
+           ".github/hooks/team.json (./scripts/context.sh)" in out, out
+    # Copilot runs .claude/settings.json's hooks too: a user's own SessionStart there counts.
+    settings = json.loads((repo / ".claude/settings.json").read_text())
+    settings["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": "echo team context"}]})
+    (repo / ".claude/settings.json").write_text(json.dumps(settings))
+    assert ".claude/settings.json (echo team context)" in cli("doctor", str(repo)).stdout
+    # Not registered for Copilot: nothing to say.
+    install(repo, "--remove", "copilot-cli")
+    assert "copilot-cli neighbours" not in cli("doctor", str(repo)).stdout
