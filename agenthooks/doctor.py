@@ -319,12 +319,14 @@ def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
     return out
 
 
-def _copilot_neighbours(root: Path) -> list[Check]:
+def _copilot_neighbours(root: Path, answers: dict[str, Any]) -> list[Check]:
     """Copilot CLI keeps only the last additionalContext of several sessionStart hooks
     (github/copilot-cli #3589): another sessionStart command it runs, from .github/hooks/*.json
     or .claude/settings.json (Copilot runs those too), may hide memory, or memory hides it."""
     from agenthooks.frameworks import _jsonhooks, copilot_cli
 
+    if copilot_cli.NAME not in answers.get("frameworks", []):
+        return []
     found = []
     files = sorted((root / ".github/hooks").glob("*.json")) if (root / ".github/hooks").is_dir() else []
     for path, event in [*((p, "sessionStart") for p in files), (root / ".claude/settings.json", "SessionStart")]:
@@ -344,7 +346,7 @@ def _copilot_neighbours(root: Path) -> list[Check]:
         found += [f"{rel} ({c[:60]})" for c in commands if c and not _jsonhooks.is_ours(c)]
     if not found:
         return []
-    return [Check("copilot-cli neighbours", "warn",
+    return [Check(f"{copilot_cli.NAME} neighbours", "warn",
                   f"Copilot CLI also runs the sessionStart hook(s) of {'; '.join(found)}, and keeps only "
                   "the last one's additionalContext (github/copilot-cli #3589): memory or theirs may be "
                   "dropped at a session start. Keep one sessionStart hook that adds context, or check "
@@ -634,8 +636,7 @@ def checks(root: Path) -> list[Check]:
         out += _served(root, data, now)
     if "frameworks" in answers:
         out += _unselected(root, answers)
-    if "copilot-cli" in answers.get("frameworks", []):
-        out += _copilot_neighbours(root)
+    out += _copilot_neighbours(root, answers)
     out += _committed(root, data.get("files", {}), bool(answers.get("local")))
     out += _config(root, answers)
     out += _messages(root, answers)
