@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import SAMPLE_TATTOO, install, log_lines, make_repo, require, run_hook, write_memory
-from support.userlands import USERLANDS, env_for, windows_clone
+from support.helpers import SAMPLE_TATTOO, install, log_lines, make_repo, require, run_hook
+from support.userlands import USERLANDS, installed_in
 
 API_RULES = "- Call the api client, never raw fetch\n- Token ghp_abcdefghijklmnopqrstuvwxyz0123456789 here\n"
 SUB_RULES = "- Generated code under gen/ is never edited by hand\n"
@@ -38,16 +38,10 @@ def scope(repo: Path, package: str, rules: str) -> Path:
 def land(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-untyped-def]
     """(repo, env): a monorepo installed for Claude Code and generic, with the rules of
     packages/api and of packages/api/gen; the session has started."""
-    userland = request.param
-    platform, _ = USERLANDS[userland]
-    repo = make_repo(tmp_path, "origin" if userland == "windows" else "repo")
-    install(repo, "--platform", platform, "--framework", "claude-code", "--framework", "generic")
-    write_memory(repo, tattoo=SAMPLE_TATTOO)
+    repo, env = installed_in(tmp_path, request.param, "--framework", "claude-code", "--framework", "generic",
+                             tattoo=SAMPLE_TATTOO)
     scope(repo, "packages/api", API_RULES)
     scope(repo, "packages/api/gen", SUB_RULES)
-    if userland == "windows":
-        repo = windows_clone(repo, tmp_path)
-    env = env_for(userland, tmp_path)
     assert run_hook(repo, "pre_task", start("startup"), "claude-code", env=env).returncode == 0
     return repo, env
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import SAMPLE_TATTOO, git, install, log_lines, make_repo, run_hook, write_memory
-from support.userlands import USERLANDS, env_for, windows_clone
+from support.helpers import SAMPLE_TATTOO, git, log_lines, run_hook
+from support.userlands import USERLANDS, installed_in
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 BOARD = "## Goal\nShip it\n## In progress\n- [ ] main: wire the parser\n"
@@ -20,20 +20,11 @@ BOARD = "## Goal\nShip it\n## In progress\n- [ ] main: wire the parser\n"
 @pytest.fixture(params=sorted(USERLANDS))
 def land(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-untyped-def]
     """(repo, env): installed with board: local (the default) on branch main, its board written."""
-    userland = request.param
-    platform, _ = USERLANDS[userland]
-    repo = make_repo(tmp_path, "origin" if userland == "windows" else "repo")
-    install(repo, "--platform", platform, "--framework", "generic", "--board", "local")
-    write_memory(repo, tattoo=SAMPLE_TATTOO, notes="- a note\n")
-    if userland == "windows":
-        repo = windows_clone(repo, tmp_path)
-        (repo / ".agent/log/state").mkdir(parents=True)
-    else:
-        git(repo, "add", "-A")
-        git(repo, "commit", "-q", "-m", "agenthooks")
+    repo, env = installed_in(tmp_path, request.param, "--framework", "generic", "--board", "local",
+                             commit=True, tattoo=SAMPLE_TATTOO, notes="- a note\n")
     (repo / ".agent/memory/boards").mkdir(exist_ok=True)
     (repo / ".agent/memory/boards/main.md").write_text(BOARD)
-    return repo, env_for(userland, tmp_path)
+    return repo, env
 
 
 def hook(repo: Path, name: str, payload: dict[str, object], env: dict[str, str], *args: str) -> str:

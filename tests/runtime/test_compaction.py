@@ -14,7 +14,7 @@ import pytest
 
 from support.helpers import (SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, log_lines, make_repo,
                              run_hook, write_memory)
-from support.userlands import USERLANDS, env_for, windows_clone
+from support.userlands import USERLANDS, installed_in
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
@@ -25,17 +25,8 @@ WORKING = "## Before the compaction (kept by agenthooks)"
 @pytest.fixture(params=sorted(USERLANDS))
 def land(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-untyped-def]
     """(repo, env): Claude Code's hooks rendered for the userland's platform, the sample memory."""
-    userland = request.param
-    platform, _ = USERLANDS[userland]
-    repo = make_repo(tmp_path, "origin" if userland == "windows" else "repo")
-    install(repo, "--platform", platform, "--framework", "claude-code", "--framework", "generic")
-    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT, notes="- a note\n")
-    if userland == "windows":
-        repo = windows_clone(repo, tmp_path)
-        (repo / ".agent/log/state").mkdir(parents=True)
-    else:
-        (repo / ".agent/log/state").mkdir(parents=True, exist_ok=True)
-    return repo, env_for(userland, tmp_path)
+    return installed_in(tmp_path, request.param, "--framework", "claude-code", "--framework", "generic",
+                        tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT, notes="- a note\n")
 
 
 def hook(repo: Path, env: dict[str, str], name: str, body: dict[str, object], framework: str = "claude-code",

@@ -12,7 +12,7 @@ import pytest
 
 from support.helpers import (SAMPLE_TATTOO, git, install, log_lines, make_repo, run_hook,
                              write_memory)
-from support.userlands import USERLANDS, env_for, windows_clone
+from support.userlands import USERLANDS, installed_in
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 MAIN_BOARD = "## Goal\nShip the main release\n## In progress\n- [ ] main: cut the release notes\n"
@@ -34,17 +34,8 @@ def land(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-unt
     """(repo, worktree, env): a repo installed with per-branch boards (board: local), its .agent/
     committed, main's board and a linked worktree on branch feature with a board of its own."""
     userland = request.param
-    platform, _ = USERLANDS[userland]
-    repo = make_repo(tmp_path, "origin" if userland == "windows" else "repo")
-    install(repo, "--platform", platform, "--framework", "claude-code", "--framework", "generic",
-            "--board", "local")
-    write_memory(repo, tattoo=SAMPLE_TATTOO, notes="- a note\n")
-    if userland == "windows":
-        repo = windows_clone(repo, tmp_path)
-        (repo / ".agent/log/state").mkdir(parents=True)
-    else:
-        git(repo, "add", "-A")
-        git(repo, "commit", "-q", "-m", "agenthooks")
+    repo, env = installed_in(tmp_path, userland, "--framework", "claude-code", "--framework", "generic",
+                             "--board", "local", commit=True, tattoo=SAMPLE_TATTOO, notes="- a note\n")
     (repo / ".agent/memory/boards").mkdir(exist_ok=True)
     (repo / ".agent/memory/boards/main.md").write_text(MAIN_BOARD)
     wt = repo.parent / "wt space"
@@ -53,7 +44,7 @@ def land(request: pytest.FixtureRequest, tmp_path: Path):  # type: ignore[no-unt
     assert not (wt / ".agent/memory/boards").exists()  # local boards are never committed
     (wt / ".agent/memory/boards").mkdir()
     (wt / ".agent/memory/boards/feature.md").write_text(WT_BOARD)
-    return repo, wt, env_for(userland, tmp_path)
+    return repo, wt, env
 
 
 def block(proc: subprocess.CompletedProcess[str]) -> str:

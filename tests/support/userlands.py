@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support.helpers import require
+from support.helpers import git, install, make_repo, require, write_memory
 
 # What the hooks may call, besides bash builtins.
 TOOLS = ("awk", "mv", "rm", "find", "tail", "head", "tr", "touch", "mkdir", "stat", "date", "sleep", "cat", "flock",
@@ -242,3 +242,22 @@ USERLANDS = {"gnu": ("linux", gnu_path), "busybox": ("busybox", busybox_path),
 def env_for(userland: str, base: Path) -> dict[str, str]:
     _, make = USERLANDS[userland]
     return {"PATH": make(base), "HOME": os.environ.get("HOME", str(base))}
+
+
+def installed_in(tmp_path: Path, userland: str, *install_args: str, commit: bool = False,
+                 **memory: str) -> tuple[Path, dict[str, str]]:
+    """A repo installed for USERLAND's platform (INSTALL_ARGS added), MEMORY written
+    (write_memory's tattoo, snapshot, notes), with its state folder; on Git Bash cloned to
+    C:/Users/me/... as a teammate's checkout, else committed when COMMIT. (repo, the env that
+    runs its hooks there.)"""
+    platform, _ = USERLANDS[userland]
+    repo = make_repo(tmp_path, "origin" if userland == "windows" else "repo")
+    install(repo, "--platform", platform, *install_args)
+    write_memory(repo, **memory)
+    if userland == "windows":
+        repo = windows_clone(repo, tmp_path)
+    elif commit:
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "agenthooks")
+    (repo / ".agent/log/state").mkdir(parents=True, exist_ok=True)
+    return repo, env_for(userland, tmp_path)
