@@ -46,6 +46,11 @@ class Format:
         return " ".join(f"{prefix}{f}=${{{i}}}" if i > 9 else f"{prefix}{f}=${i}"
                         for i, f in enumerate(self.fields, 1))
 
+    def from_array(self, array: str, prefix: str = "") -> str:
+        """One bash assignment of every field from ARRAY, a line split into its words, the tag
+        first (ARRAY[1] is the first field; a missing word is empty)."""
+        return " ".join(f"{prefix}{f}=${{{array}[{i}]-}}" for i, f in enumerate(self.fields, 1))
+
     def at(self, name: str) -> str:
         """The positional parameter that holds field NAME after `set -- $LINE`."""
         return "${%d}" % (self.fields.index(name) + 1)

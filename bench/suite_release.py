@@ -17,8 +17,8 @@ PAST = BENCH / "c583b18"  # .agent/hooks/ and config.yaml as c583b18 rendered th
 # The wall-clock limit: a change that slows a hot path past it fails this section. The
 # instruction counts are held to c583b18's own (at or below).
 LIMIT = 1.30
-PATHS = ("pre_task", "post_edit", "on_compact quiet", "on_compact quiet, transcript",
-         "pre_task --statusline")
+PATHS = ("pre_task", "post_edit", "on_compact quiet", "on_compact quiet, 48 state lines",
+         "on_compact quiet, transcript", "pre_task --statusline")
 
 
 def past_repo(lab: Lab, name: str) -> Path:
@@ -51,6 +51,10 @@ def figures(lab: Lab, repo: Path, tag: str) -> dict[str, Variant]:
         f"post_edit {tag}": lab.hook(repo, "post_edit", edit),
         f"on_compact quiet {tag}": lab.hook(quiet_env, "on_compact", lab.payload(quiet_env, "UserPromptSubmit.json"),
                                             state_setter(quiet_env, quiet), env_len),
+        # The state grows a line a prompt until it is rewritten (past 64): halfway there.
+        f"on_compact quiet, 48 state lines {tag}": lab.hook(
+            quiet_env, "on_compact", lab.payload(quiet_env, "UserPromptSubmit.json"),
+            state_setter(quiet_env, "\n".join([quiet] * 48)), env_len),
         f"on_compact quiet, transcript {tag}": lab.hook(repo, "on_compact", prompt, state_setter(repo, quiet)),
         f"pre_task --statusline {tag}": line,
     }
