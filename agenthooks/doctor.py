@@ -319,38 +319,24 @@ def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
     return out
 
 
-def _copilot_neighbours(root: Path, answers: dict[str, Any]) -> list[Check]:
-    """Copilot CLI keeps only the last additionalContext of several sessionStart hooks
-    (github/copilot-cli #3589): another sessionStart command it runs, from .github/hooks/*.json
-    or .claude/settings.json (Copilot runs those too), may hide memory, or memory hides it."""
-    from agenthooks.frameworks import _jsonhooks, copilot_cli
-
-    if copilot_cli.NAME not in answers.get("frameworks", []):
-        return []
-    found = []
-    files = sorted((root / ".github/hooks").glob("*.json")) if (root / ".github/hooks").is_dir() else []
-    for path, event in [*((p, "sessionStart") for p in files), (root / ".claude/settings.json", "SessionStart")]:
-        rel = path.relative_to(root).as_posix()
-        if rel == copilot_cli.PATH or not path.is_file() or path.stat().st_size > 1 << 20:
+def _neighbours(root: Path, answers: dict[str, Any]) -> list[Check]:
+    """A host that keeps only the last additionalContext of several session-start hooks
+    (Copilot CLI: github/copilot-cli #3589) and runs another one beside ours: memory, or the
+    other hook's context, may be dropped. Each such framework module names them
+    (`start_neighbours`)."""
+    out = []
+    for fw in frameworks.REGISTRY:
+        named = getattr(fw, "start_neighbours", None)
+        if named is None or fw.NAME not in answers.get("frameworks", []):
             continue
-        try:  # no link, no FIFO, JSON or JSONC (the merge's own reader)
-            hooks = (_jsonhooks.load(root, rel) or {}).get("hooks", {}).get(event, [])
-        except (UserError, OSError, AttributeError):
-            continue
-        if not isinstance(hooks, list):
-            continue
-        groups = [g for g in hooks if isinstance(g, dict)]
-        entries = groups + [e for g in groups if isinstance(g.get("hooks"), list) for e in g["hooks"]
-                            if isinstance(e, dict)]
-        commands = [str(e.get("bash") or e.get("command") or "") for e in entries]
-        found += [f"{rel} ({c[:60]})" for c in commands if c and not _jsonhooks.is_ours(c)]
-    if not found:
-        return []
-    return [Check(f"{copilot_cli.NAME} neighbours", "warn",
-                  f"Copilot CLI also runs the sessionStart hook(s) of {'; '.join(found)}, and keeps only "
-                  "the last one's additionalContext (github/copilot-cli #3589): memory or theirs may be "
-                  "dropped at a session start. Keep one sessionStart hook that adds context, or check "
-                  "what the agent gets with agenthooks show")]
+        found = [f"{rel} ({command[:60]})" for rel, command in named(root)]
+        if found:
+            out.append(Check(f"{fw.NAME} neighbours", "warn",
+                             f"{fw.NAME} also runs the session-start hook(s) of {'; '.join(found)}, and "
+                             "keeps only the last one's additionalContext: memory or theirs may be dropped "
+                             "at a session start. Keep one session-start hook that adds context, or check "
+                             "what the agent gets with agenthooks show"))
+    return out
 
 
 def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
@@ -636,7 +622,7 @@ def checks(root: Path) -> list[Check]:
         out += _served(root, data, now)
     if "frameworks" in answers:
         out += _unselected(root, answers)
-    out += _copilot_neighbours(root, answers)
+    out += _neighbours(root, answers)
     out += _committed(root, data.get("files", {}), bool(answers.get("local")))
     out += _config(root, answers)
     out += _messages(root, answers)

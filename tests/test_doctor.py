@@ -211,7 +211,7 @@ def test_doctor_names_a_copilot_session_start_hook_beside_ours(tmp_path: Path) -
     (repo / ".github/hooks/team.json").write_text(json.dumps(
         {"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "./scripts/context.sh"}]}}))
     out = cli("doctor", str(repo)).stdout
-    assert "warn  copilot-cli neighbours: Copilot CLI also runs the sessionStart hook(s) of " \
+    assert "warn  copilot-cli neighbours: copilot-cli also runs the session-start hook(s) of " \
            ".github/hooks/team.json (./scripts/context.sh)" in out, out
     # Copilot runs .claude/settings.json's hooks too: a user's own SessionStart there counts.
     settings = json.loads((repo / ".claude/settings.json").read_text())

@@ -22,6 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._start import BASH, git_bash_ps
@@ -35,6 +36,9 @@ TRANSCRIPT = False
 HOOK_SLOTS = {"envelope": "envelope.sh.j2"}
 PATH = ".github/hooks/agenthooks.json"
 TIMEOUT = 30
+# Copilot runs the sessionStart hooks of every .github/hooks/*.json and the SessionStart hooks of
+# .claude/settings.json, and keeps only the last additionalContext (github/copilot-cli #3589).
+NEIGHBOUR_FILES = ((".github/hooks", "sessionStart"), (".claude/settings.json", "SessionStart"))
 
 
 def command(hook: str, event: str) -> str:
@@ -96,3 +100,26 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Copilot CLI: .github/hooks/agenthooks.json is read from the repo; commit it "
             "(the cloud agent reads it from the default branch only)."]
+
+
+def start_neighbours(root: Path) -> list[tuple[str, str]]:
+    """(file, command) of each session-start hook Copilot runs besides ours, which may take
+    the place of memory (doctor warns). Read with the merge's own reader: no link, no FIFO."""
+    found = []
+    for rel, event in NEIGHBOUR_FILES:
+        path = root / rel
+        paths = sorted(path.glob("*.json")) if path.is_dir() else [path]
+        for each in paths:
+            name = each.relative_to(root).as_posix()
+            if name == PATH or not each.is_file() or each.stat().st_size > 1 << 20:
+                continue
+            try:
+                hooks = (_jsonhooks.load(root, name) or {}).get("hooks", {}).get(event, [])
+            except (UserError, OSError, AttributeError):
+                continue
+            groups = [g for g in hooks if isinstance(g, dict)] if isinstance(hooks, list) else []
+            entries = groups + [e for g in groups if isinstance(g.get("hooks"), list) for e in g["hooks"]
+                                if isinstance(e, dict)]
+            commands = [str(e.get("bash") or e.get("command") or "") for e in entries]
+            found += [(name, c) for c in commands if c and not _jsonhooks.is_ours(c)]
+    return found
