@@ -162,9 +162,15 @@ def test_claude_five_compactions(claude_clis: C.CLIs, sandbox: C.Sandbox,
         assert len(detections(project)) == k, project.log()
     assert all(ln.count("SessionStart source=compact") == 1 for ln in detections(project))
     assert len(set(counts)) == 1 and counts[0] <= 2, counts  # no accumulation
-    # Memory unchanged: the same bytes (the CLI may order the two blocks either way).
-    assert sorted(blocks[4]) == sorted(blocks[3])
-    assert all(sorted(blocks[k]) != sorted(blocks[k + 1]) for k in (1, 2, 4))
+    # The working set names the user's latest request, the prompt before each /compact.
+    for k in range(2, 6):
+        assert any(f"The user's latest request: turn {k - 1}\n" in b for b in blocks[k]), blocks[k]
+    # Memory unchanged: the same bytes, the request aside (the CLI may order the two blocks
+    # either way).
+    kept = {k: sorted(re.sub(r"The user's latest request: turn \d+\n", "", b) for b in blocks[k])
+            for k in blocks}
+    assert kept[4] == kept[3]
+    assert all(kept[k] != kept[k + 1] for k in (1, 2, 4))
     assert_offline(mock_api)
 
 
