@@ -165,6 +165,13 @@ def structure(repo: parse.Repo, block: str | None) -> dict[str, Any]:
     }
 
 
+def package_rules(repo: parse.Repo) -> list[dict[str, Any]]:
+    """Each monorepo package with rules of its own (.agent/memory/scopes/PACKAGE/tattoo.md),
+    which post_edit says at the agent's first edit under the package: its folder, file, rules."""
+    return [{"package": scope, "file": parse.scope_label(scope), "rules": len(parse.rules(repo.tattoo_of(scope)))}
+            for scope in repo.scopes()]
+
+
 def run(dir_: Path | None, framework: str | None, as_json: bool,
         out: Callable[[bytes], None] | None = None,
         err: Callable[[str], None] | None = None,
@@ -192,6 +199,7 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
             block = run_pre_task(repo, "--show", frameworks.DEFAULT).decode("utf-8", "replace")
         data = structure(repo, block)
         data["working_set"] = working.latest(repo.agent, int(repo.config().get("working_set_files", 8)))  # type: ignore[call-overload]
+        data["package_rules"] = package_rules(repo)
         out((json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
         return 0
     args = ["--show"] + ([framework] if framework else [])
@@ -213,6 +221,10 @@ def run(dir_: Path | None, framework: str | None, as_json: bool,
     if kept:
         err(f"after a compaction, session {kept['session']}'s block also names (its working set): "
             f"files {', '.join(kept['files']) or '(none)'}; the latest request: {kept['request'] or '(none)'}")
+    packages = package_rules(repo)
+    if packages:
+        err("package rules, said at the agent's first edit under the package (not in this block): "
+            + ", ".join(f"{p['package']} ({p['rules']} rules)" for p in packages))
     line = note(repo.agent) if note else None
     if line:
         err(line)

@@ -144,3 +144,17 @@ def test_show_names_the_working_set_a_compaction_would_bring(repo: Path) -> None
     data = json.loads(cli("show", "--json", str(repo)).stdout)
     assert data["working_set"] == {"session": "w1", "files": ["src/client.py", "src/client_test.py"],
                                    "request": 'Add "retries" to the client'}
+
+
+def test_show_names_the_package_rules_said_at_the_first_edit_there(repo: Path) -> None:
+    assert "package rules" not in cli("show", str(repo)).stderr
+    rules = repo / ".agent/memory/scopes/packages/api/tattoo.md"
+    rules.parent.mkdir(parents=True)
+    rules.write_text("# api rules\n- Call the api client, never raw fetch\n- Keep handlers thin\n")
+    proc = cli("show", str(repo))
+    assert proc.returncode == 0 and "raw fetch" not in proc.stdout  # not in the block
+    assert "package rules, said at the agent's first edit under the package (not in this block): " \
+           "packages/api (2 rules)" in proc.stderr, proc.stderr
+    data = json.loads(cli("show", "--json", str(repo)).stdout)
+    assert data["package_rules"] == [{"package": "packages/api",
+                                      "file": ".agent/memory/scopes/packages/api/tattoo.md", "rules": 2}]
