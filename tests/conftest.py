@@ -71,14 +71,15 @@ def selected_userlands() -> set[str] | None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Left out: the runs for a userland not chosen, and the stress-only tests outside make stress."""
     chosen = selected_userlands()
-    if chosen is None:
-        return
+    stress = os.environ.get("AGENTHOOKS_STRESS", "") not in ("", "0")
     keep, drop = [], []
     for item in items:
         params = getattr(item, "callspec", None)
         lands = {v for k, v in (params.params.items() if params else ()) if k in USERLAND_PARAMS}
-        (drop if lands - chosen else keep).append(item)
+        unchosen = chosen is not None and bool(lands - chosen)
+        (drop if unchosen or (item.get_closest_marker("stress") and not stress) else keep).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

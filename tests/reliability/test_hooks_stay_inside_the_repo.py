@@ -17,7 +17,6 @@ import pytest
 
 from agenthooks.memory import parse
 from agenthooks.messages import MESSAGES
-from support.reliability import STRESS
 from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, make_repo, payload, write_memory
 from support.userlands import USERLANDS, env_for
 
@@ -229,7 +228,7 @@ def test_a_memory_file_cut_short_while_it_is_read_is_never_served(tmp_path: Path
 # A free-running editor thread: only under make stress. A writer paused mid-file for longer
 # than a whole build (a loaded machine deschedules it) leaves a file no time check can tell
 # from a finished one; the deterministic test above is the promise.
-@pytest.mark.skipif(not STRESS, reason="a free-running editor: make stress (AGENTHOOKS_STRESS=1)")
+@pytest.mark.stress
 @pytest.mark.parametrize("userland", ALL)
 def test_a_memory_file_rewritten_in_place_is_never_served_torn(tmp_path: Path, userland: str) -> None:
     repo, env, _ = setup(tmp_path, userland)

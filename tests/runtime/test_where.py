@@ -82,11 +82,11 @@ def test_a_subfolder_with_spaces_is_the_same_memory_with_no_log_line(land):  # t
     assert not (sub / ".agent").exists()
 
 
-def test_no_cwd_in_the_payload_takes_the_working_directory(land, request):  # type: ignore[no-untyped-def]
+# Not on the simulated Git Bash: it starts every hook in its drive's folder (userlands.py), so
+# the working directory is never the test's.
+@pytest.mark.parametrize("land", [u for u in sorted(USERLANDS) if u != "windows"], indirect=True)
+def test_no_cwd_in_the_payload_takes_the_working_directory(land):  # type: ignore[no-untyped-def]
     repo, wt, env = land
-    if "windows" in request.node.name:
-        pytest.skip("the simulated Git Bash starts every hook in its drive's folder (userlands.py): "
-                    "its working directory is not the test's")
     out = block(run_hook(repo, "pre_task", start(None), "generic", env=env, cwd=wt))
     assert "feature: wire the parser" in out
     out = block(run_hook(repo, "pre_task", start(None, "s2"), "generic", env=env, cwd=repo))
