@@ -46,7 +46,7 @@ QUESTIONS = (
              "Show memory in Claude Code's status line (size, compactions, snapshot age)?"),
 )
 # Asked only when its framework is selected (default no); otherwise only a recorded value is kept.
-ONLY_FOR = {q: fw.NAME for fw in frameworks.REGISTRY for q in getattr(fw, "QUESTIONS", ())}
+ONLY_FOR = {q: fw.name for fw in frameworks.REGISTRY for q in fw.questions}
 
 
 def defaults(root: Path) -> dict[str, Any]:

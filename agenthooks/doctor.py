@@ -326,13 +326,12 @@ def _neighbours(root: Path, answers: dict[str, Any]) -> list[Check]:
     (`start_neighbours`)."""
     out = []
     for fw in frameworks.REGISTRY:
-        named = getattr(fw, "start_neighbours", None)
-        if named is None or fw.NAME not in answers.get("frameworks", []):
+        if fw.name not in answers.get("frameworks", []):
             continue
-        found = [f"{rel} ({command[:60]})" for rel, command in named(root)]
+        found = [f"{rel} ({command[:60]})" for rel, command in fw.start_neighbours(root)]
         if found:
-            out.append(Check(f"{fw.NAME} neighbours", "warn",
-                             f"{fw.NAME} also runs the session-start hook(s) of {'; '.join(found)}, and "
+            out.append(Check(f"{fw.name} neighbours", "warn",
+                             f"{fw.name} also runs the session-start hook(s) of {'; '.join(found)}, and "
                              "keeps only the last one's additionalContext: memory or theirs may be dropped "
                              "at a session start. Keep one session-start hook that adds context, or check "
                              "what the agent gets with agenthooks show"))
@@ -495,20 +494,20 @@ def _everywhere(root: Path, answers: dict[str, Any] | None) -> list[Check]:
     from agenthooks import dispatch, userinstall
 
     out = []
-    for fw in userinstall.hosts():
-        via_user, direct = userinstall.registered(fw)
-        plugin = bool(getattr(fw, "plugin_enabled", lambda _root: False)(root))
+    for fw, user in userinstall.hosts():
+        via_user, direct = userinstall.registered(user)
+        plugin = fw.plugin_enabled(root)
         if not (via_user or plugin or direct):
             continue
-        name = f"{fw.NAME} beyond the repo"
+        name = f"{fw.name} beyond the repo"
         routes = [r for r, on in (("the agenthooks plugin", plugin),
-                                  (f"your user-level install ({fw.user_settings()})", via_user)) if on]
-        what = " and ".join(routes) or f"your user settings ({fw.user_settings()})"
+                                  (f"your user-level install ({user.settings()})", via_user)) if on]
+        what = " and ".join(routes) or f"your user settings ({user.settings()})"
         if via_user:
             script = userinstall.script()
             found = dispatch.release(script.read_bytes()) if script.is_file() else None
             if found is None:
-                out.append(Check(name, "fail", f"{fw.user_settings()} runs {script}, which is "
+                out.append(Check(name, "fail", f"{user.settings()} runs {script}, which is "
                                  "missing: run agenthooks install --user"))
             elif found != __version__:
                 out.append(Check(name, "warn", f"{script} is from agenthooks {found}: run "
@@ -520,9 +519,9 @@ def _everywhere(root: Path, answers: dict[str, Any] | None) -> list[Check]:
         registered = [rel for rel, _ in fw.unregister(root)]
         if direct and (registered or routes):
             twice = registered[0] if registered else routes[0]
-            out.append(Check(name, "fail", f"{fw.user_settings()} runs a repo's .agent/hooks/ "
+            out.append(Check(name, "fail", f"{user.settings()} runs a repo's .agent/hooks/ "
                              f"directly, and {twice} runs them too: memory is injected twice. "
-                             f"Take those entries out of {fw.user_settings()} (agenthooks "
+                             f"Take those entries out of {user.settings()} (agenthooks "
                              "install --user runs the hooks of every repo, once)"))
             continue
         if registered:
@@ -532,10 +531,10 @@ def _everywhere(root: Path, answers: dict[str, Any] | None) -> list[Check]:
         else:
             out.append(Check(name, "ok", f"memory comes from {what}; nothing in the repo "
                              "registers the hooks"))
-        if fw.NAME not in answers.get("frameworks", []):
-            out.append(Check(name, "warn", f"the hooks are rendered without {fw.NAME}: its "
+        if fw.name not in answers.get("frameworks", []):
+            out.append(Check(name, "warn", f"the hooks are rendered without {fw.name}: its "
                              "sessions get the block as plain text, and no reminder after an "
-                             f"edit reaches the model: agenthooks install --add {fw.NAME}"))
+                             f"edit reaches the model: agenthooks install --add {fw.name}"))
     return out
 
 
@@ -576,14 +575,13 @@ def _start_folder(root: Path, answers: dict[str, Any]) -> list[Check]:
     out = []
     for name in answers.get("frameworks", []):
         fw = frameworks.get(name)
-        hint = getattr(fw, "SUBFOLDER_HINT", None)
-        if not hint:
+        if fw is None or not fw.subfolder_hint:
             continue
-        anywhere = bool(getattr(fw, "plugin_enabled", lambda _root: False)(root))
-        if hasattr(fw, "user_settings"):
-            anywhere = anywhere or userinstall.registered(fw)[0]
+        anywhere = fw.plugin_enabled(root)
+        if fw.user is not None:
+            anywhere = anywhere or userinstall.registered(fw.user)[0]
         if not anywhere:
-            out.append(Check(f"{name} start folder", "ok", f"start it in {root}: {hint}"))
+            out.append(Check(f"{name} start folder", "ok", f"start it in {root}: {fw.subfolder_hint}"))
     return out
 
 

@@ -235,7 +235,8 @@ def _exclude(root: Path, plan: upgrade.Plan, regs: dict[str, list[Any]]) -> None
     .agent/ go into our block of .git/info/exclude."""
     paths = [".agent/"]
     for name, pfs in regs.items():
-        local = getattr(frameworks.get(name), "LOCAL_PATH", None)
+        fw = frameworks.get(name)
+        local = fw.local_path if fw is not None else None
         for pf in pfs:
             if pf.path.startswith(".agent/"):
                 continue
@@ -262,9 +263,9 @@ def _subfolder_hint(echo: Callable[[str], None], root: Path, dir_: Path | None,
     if here == root.resolve() or root.resolve() not in here.parents:
         return
     for name in answers["frameworks"]:
-        hint = getattr(frameworks.get(name), "SUBFOLDER_HINT", None)
-        if hint:
-            echo(f"note: {hint}")
+        fw = frameworks.get(name)
+        if fw is not None and fw.subfolder_hint:
+            echo(f"note: {fw.subfolder_hint}")
 
 
 def _drop_gitattributes(root: Path, plan: upgrade.Plan) -> None:

@@ -17,14 +17,16 @@ from typing import Any, Iterable, Iterator
 
 from agenthooks import frameworks
 from agenthooks.files import bounded_lines
+from agenthooks.frameworks import TranscriptReader
 from agenthooks.frameworks._transcript import Event, Transcript, Unreadable, strings
 
 __all__ = ["Event", "Transcript", "Unreadable", "strings", "read", "locate", "latest_for", "verify"]
 
-# The hosts whose transcripts are read: the framework modules that declare TRANSCRIPT, each
-# with its own reader (read_transcript, is_transcript, locate_transcripts, transcripts_for).
-# Their record tests are disjoint, so the registry's order is as good as any.
-READERS: list[Any] = [fw for fw in frameworks.REGISTRY if fw.TRANSCRIPT]
+# The hosts whose transcripts are read, by name: the frameworks with a transcript reader
+# (read, is_transcript, locate, for_repo). Their record tests are disjoint, so the
+# registry's order is as good as any.
+READERS: dict[str, TranscriptReader] = {fw.name: fw.transcript for fw in frameworks.REGISTRY
+                                        if fw.transcript is not None}
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
 END = "===== AGENT MEMORY END ====="
@@ -93,20 +95,20 @@ def _records(path: Path) -> Iterable[Any]:
     return _Records(path)
 
 
-def _host_of(records: Iterable[Any]) -> Any:
+def _host_of(records: Iterable[Any]) -> tuple[str, TranscriptReader]:
     for r in records:
         if isinstance(r, dict):
-            for fw in READERS:
-                if fw.is_transcript(r):
-                    return fw
+            for name, reader in READERS.items():
+                if reader.is_transcript(r):
+                    return name, reader
     raise Unreadable("not a Claude Code, Codex or Gemini CLI transcript")
 
 
 def read(path: Path) -> Transcript:
     records = _records(path)
-    fw = _host_of(records)
-    t = Transcript(path, fw.NAME)
-    fw.read_transcript(t, records)
+    name, reader = _host_of(records)
+    t = Transcript(path, name)
+    reader.read(t, records)
     return t
 
 
@@ -114,14 +116,14 @@ def locate(framework: str, sid: str, root: Path) -> Path | None:
     """The transcript of session sid of framework, where that host keeps it."""
     if not sid or not re.fullmatch(r"[A-Za-z0-9_.-]+", sid):
         return None
-    fw = next((f for f in READERS if f.NAME == framework), None)
-    found: list[Path] = fw.locate_transcripts(sid) if fw is not None else []
+    reader = READERS.get(framework)
+    found = reader.locate(sid) if reader is not None else []
     return max(found, key=lambda p: p.stat().st_mtime) if found else None
 
 
 def latest_for(root: Path) -> Path | None:
     """The newest transcript any host wrote for a session in root."""
-    found = [p for fw in READERS for p in fw.transcripts_for(root)]
+    found = [p for reader in READERS.values() for p in reader.for_repo(root)]
     return max(found, key=lambda p: p.stat().st_mtime) if found else None
 
 

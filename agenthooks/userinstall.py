@@ -26,20 +26,20 @@ from typing import Any, Callable
 from agenthooks import __version__, dispatch, frameworks
 from agenthooks.errors import UserError
 from agenthooks.files import write_atomic
-from agenthooks.frameworks import _jsonhooks, _jsontext
+from agenthooks.frameworks import Framework, UserLevel, _jsonhooks, _jsontext
 from agenthooks.upgrade import Verdict
 
 RECORD = "user.json"
 SHAPE = "nested"
 
 
-def hosts() -> list[Any]:
-    """The framework modules with user-level hooks, in registry order."""
-    return [fw for fw in frameworks.REGISTRY if hasattr(fw, "user_settings")]
+def hosts() -> list[tuple[Framework, UserLevel]]:
+    """The frameworks with user-level hooks, in registry order, each with them."""
+    return [(fw, fw.user) for fw in frameworks.REGISTRY if fw.user is not None]
 
 
 def names() -> list[str]:
-    return [fw.NAME for fw in hosts()]
+    return [fw.name for fw, _ in hosts()]
 
 
 def script() -> Path:
@@ -53,7 +53,7 @@ def record_path() -> Path:
 def _roots() -> list[Path]:
     """The user's own folders: home, and those named by environment variable."""
     roots = [Path.home()]
-    for var in ["XDG_DATA_HOME", *(getattr(fw, "USER_HOME_VAR", "") for fw in hosts())]:
+    for var in ["XDG_DATA_HOME", *(user.home_var for _, user in hosts())]:
         value = os.environ.get(var) if var else None
         if value and os.path.isabs(value):
             roots.append(Path(value))
@@ -98,7 +98,7 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _select(given: list[str] | None, recorded: list[str]) -> list[Any]:
+def _select(given: list[str] | None, recorded: list[str]) -> list[tuple[Framework, UserLevel]]:
     """The hosts to register: --framework, else the recorded ones, else those this machine
     shows (else the first)."""
     able = names()
@@ -113,7 +113,7 @@ def _select(given: list[str] | None, recorded: list[str]) -> list[Any]:
     else:
         chosen = [n for n in recorded if n in able] or \
             [n for n in frameworks.on_machine() if n in able] or able[:1]
-    return [fw for fw in hosts() if fw.NAME in chosen]
+    return [(fw, user) for fw, user in hosts() if fw.name in chosen]
 
 
 class _Plan:
@@ -156,11 +156,11 @@ def install(given: list[str] | None, *, dry_run: bool, echo: Callable[[str], Non
                      str(target), "the dispatcher: runs each repository's own .agent/hooks/"),
              dest, data if old != data else None)
     files: dict[str, Any] = dict(record["files"])
-    for fw in mods:
-        path = fw.user_settings()
+    for fw, user in mods:
+        path = user.settings()
         dest = real(path)
         text = _read(dest)
-        new = _jsonhooks.merge_text(str(path), text, fw.user_entries(word), SHAPE)
+        new = _jsonhooks.merge_text(str(path), text, user.entries(word), SHAPE)
         rec = dict(files.get(str(path)) or {"created": text is None})
         if text is not None and "restore" not in rec and \
                 _jsonhooks.without_ours(str(path), text, SHAPE) == text:
@@ -168,19 +168,19 @@ def install(given: list[str] | None, *, dry_run: bool, echo: Callable[[str], Non
             if back != text:  # a splice alone would not give this text back
                 rec.update(restore=text, stripped=_sha(back))
         files[str(path)] = rec
-        plan.add(Verdict(_verdict(text, new), str(path), f"{fw.NAME}: runs the dispatcher; "
-                         "yours kept" if text else f"{fw.NAME}: runs the dispatcher"),
+        plan.add(Verdict(_verdict(text, new), str(path), f"{fw.name}: runs the dispatcher; "
+                         "yours kept" if text else f"{fw.name}: runs the dispatcher"),
                  dest, new.encode("utf-8") if new != text else None)
-    chosen = [fw.NAME for fw in mods]
+    chosen = [fw.name for fw, _ in mods]
     made = list(record.get("folders", []))
     for written, _ in plan.writes:
         made += [str(d) for d in _missing(written.parent) if str(d) not in made]
-    for fw in hosts():
-        if fw.NAME in record["frameworks"] and fw.NAME not in chosen:
-            _unregister(fw, files, plan, why=f"{fw.NAME}: not selected now")
+    for fw, user in hosts():
+        if fw.name in record["frameworks"] and fw.name not in chosen:
+            _unregister(user, files, plan, why=f"{fw.name}: not selected now")
     doc = {"agenthooks": __version__, "frameworks": chosen, "folders": made,
            "files": {k: v for k, v in sorted(files.items())
-                     if k in {str(fw.user_settings()) for fw in mods}}}
+                     if k in {str(user.settings()) for _, user in mods}}}
     text = json.dumps(doc, indent=2, sort_keys=True) + "\n"
     rpath = record_path()
     rold = _read(real(rpath))
@@ -192,18 +192,19 @@ def install(given: list[str] | None, *, dry_run: bool, echo: Callable[[str], Non
     return 0
 
 
-def _said(plan: _Plan, mods: list[Any], dry_run: bool, echo: Callable[[str], None]) -> None:
+def _said(plan: _Plan, mods: list[tuple[Framework, UserLevel]], dry_run: bool,
+          echo: Callable[[str], None]) -> None:
     echo(("Would write" if dry_run else "agenthooks install --user") + ":")
     for v in plan.verdicts:
         echo(v.line())
     if dry_run:
         echo("dry run: nothing was written")
         return
-    echo(f"every repository with .agent/ now gets its memory in {', '.join(fw.NAME for fw in mods)}, "
+    echo(f"every repository with .agent/ now gets its memory in {', '.join(fw.name for fw, _ in mods)}, "
          "from any folder of it, with nothing committed; a repository without .agent/ gets "
          "nothing (agenthooks install there adds it; --local keeps it out of git)")
-    for fw in mods:
-        for step in getattr(fw, "user_next_steps", lambda: [])():
+    for _, user in mods:
+        for step in user.next_steps():
             echo(f"next: {step}")
 
 
@@ -216,8 +217,8 @@ def _missing(folder: Path) -> list[Path]:
     return out
 
 
-def _unregister(fw: Any, files: dict[str, Any], plan: _Plan, why: str) -> None:
-    path = fw.user_settings()
+def _unregister(user: UserLevel, files: dict[str, Any], plan: _Plan, why: str) -> None:
+    path = user.settings()
     try:
         dest = real(path)
         text = _read(dest)
@@ -257,8 +258,8 @@ def uninstall(*, dry_run: bool, echo: Callable[[str], None]) -> int:
     record = load_record()
     files: dict[str, Any] = dict(record["files"])
     plan = _Plan()
-    for fw in hosts():
-        _unregister(fw, files, plan, why=fw.NAME)
+    for fw, user in hosts():
+        _unregister(user, files, plan, why=fw.name)
     target = script()
     dest = real(target)
     if dest.is_file() and dispatch.release(dest.read_bytes()) is not None:
@@ -270,7 +271,7 @@ def uninstall(*, dry_run: bool, echo: Callable[[str], None]) -> int:
         plan.add(Verdict("remove", str(rpath)), real(rpath), remove=True)
     if not plan.verdicts:
         raise UserError("nothing to uninstall: no user-level install of agenthooks "
-                        f"({', '.join(str(fw.user_settings()) for fw in hosts())} hold none of "
+                        f"({', '.join(str(user.settings()) for _, user in hosts())} hold none of "
                         "our entries)")
     if not dry_run:
         plan.apply()
@@ -290,12 +291,12 @@ def uninstall(*, dry_run: bool, echo: Callable[[str], None]) -> int:
 
 # --- for doctor: what runs our hooks beyond the repository's own settings ---------------
 
-def registered(fw: Any) -> tuple[bool, bool]:
-    """(the user's settings of fw run the dispatcher, they run a repository's hooks
+def registered(user: UserLevel) -> tuple[bool, bool]:
+    """(the user's settings of a host run the dispatcher, they run a repository's hooks
     directly); both False when the file is missing or unreadable."""
     try:
-        text = _read(fw.user_settings())
-        data = _jsonhooks.load(fw.user_settings().parent, fw.user_settings().name) if text else None
+        text = _read(user.settings())
+        data = _jsonhooks.load(user.settings().parent, user.settings().name) if text else None
     except (UserError, OSError):
         return False, False
     commands = [h.get("command", "") for groups in ((data or {}).get("hooks") or {}).values()

@@ -1,14 +1,14 @@
 """The agent frameworks agenthooks can wire: one module each, listed once in REGISTRY.
 
-A framework module satisfies `Framework`: its NAME, the DETECT paths that suggest it is in
-use, TRANSCRIPT (its hook payload names a transcript with token usage the hooks can read),
-`plan`, `unregister`, `next_steps` and, optionally, `post_install`. Everything else here
-(NAMES, DETECT, TRANSCRIPTS, the --framework help) is derived from REGISTRY, so an eleventh
-framework is one module, its templates and its tests, plus one line below."""
+A framework module ends with `FRAMEWORK = Framework(...)` (_contract.py): its name, the
+detect paths that suggest it is in use, `plan`, `unregister`, `next_steps` and whichever
+optional members it has; every other member takes the contract's shared default. Everything
+else here (NAMES, DETECT, TRANSCRIPTS, the --framework help) is derived from REGISTRY, so an
+eleventh framework is one module, its templates and its tests, plus one line below."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import (
@@ -27,57 +27,40 @@ from agenthooks.frameworks import (
     qwen_code,
     windsurf,
 )
-
-
-@runtime_checkable
-class Framework(Protocol):
-    """What install, upgrade, doctor and uninstall ask of a framework module."""
-
-    NAME: str
-    # Paths that, when present in a repo, suggest the framework is in use.
-    DETECT: tuple[str, ...]
-    # True when its payload names a transcript with token usage the hooks can read.
-    TRANSCRIPT: bool
-
-    def plan(self, root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
-        """Its files: kind "registration" for a file shared with the user (the merge of
-        our entries into the current text), "owned" for a file wholly ours."""
-
-    def unregister(self, root: Path) -> list[tuple[str, str | None]]:
-        """For each file of its: the text without our entries, or None to delete it."""
-
-    def next_steps(self, answers: dict[str, Any]) -> list[str]:
-        """What the user must still do by hand (trust prompts and the like)."""
+# The contract, for the code that names a framework's type.
+from agenthooks.frameworks._contract import Framework as Framework
+from agenthooks.frameworks._contract import TranscriptReader as TranscriptReader
+from agenthooks.frameworks._contract import UserLevel as UserLevel
 
 
 # The order of `--framework` help, detection and the hooks' framework list.
 REGISTRY: tuple[Framework, ...] = (
-    claude_code,
-    codex,
-    gemini_cli,
-    cursor,
-    copilot_cli,
-    cline,
-    windsurf,
-    opencode,
-    kilo,
-    pi,
-    qwen_code,
-    droid,
-    aider,
-    generic,
+    claude_code.FRAMEWORK,
+    codex.FRAMEWORK,
+    gemini_cli.FRAMEWORK,
+    cursor.FRAMEWORK,
+    copilot_cli.FRAMEWORK,
+    cline.FRAMEWORK,
+    windsurf.FRAMEWORK,
+    opencode.FRAMEWORK,
+    kilo.FRAMEWORK,
+    pi.FRAMEWORK,
+    qwen_code.FRAMEWORK,
+    droid.FRAMEWORK,
+    aider.FRAMEWORK,
+    generic.FRAMEWORK,
 )
 
-NAMES = tuple(fw.NAME for fw in REGISTRY)
-DETECT: dict[str, tuple[str, ...]] = {fw.NAME: fw.DETECT for fw in REGISTRY if fw.DETECT}
-TRANSCRIPTS = tuple(fw.NAME for fw in REGISTRY if fw.TRANSCRIPT)
-# A framework may declare SUMMARY_INSTRUCTIONS = True: what its pre-compaction event's hook prints
-# reaches the host's summarizer (Claude Code's PreCompact; OpenCode's plugin passes it on).
-SUMMARIES = tuple(fw.NAME for fw in REGISTRY if getattr(fw, "SUMMARY_INSTRUCTIONS", False))
-# A framework may declare INLINE_TOKENS: the most of the block its host shows inline.
-INLINE_TOKENS: dict[str, int] = {fw.NAME: int(getattr(fw, "INLINE_TOKENS"))
-                                 for fw in REGISTRY if hasattr(fw, "INLINE_TOKENS")}
-# The hooks' slots each framework fills with its own templates (HOOK_SLOTS): "start" (top-level
+NAMES = tuple(fw.name for fw in REGISTRY)
+DETECT: dict[str, tuple[str, ...]] = {fw.name: fw.detect for fw in REGISTRY if fw.detect}
+TRANSCRIPTS = tuple(fw.name for fw in REGISTRY if fw.transcript is not None)
+# What their pre-compaction event's hook prints reaches the host's summarizer (Claude Code's
+# PreCompact; OpenCode's plugin passes it on).
+SUMMARIES = tuple(fw.name for fw in REGISTRY if fw.summary_instructions)
+# The most of the block each host that has a limit shows inline.
+INLINE_TOKENS: dict[str, int] = {fw.name: fw.inline_tokens for fw in REGISTRY
+                                 if fw.inline_tokens is not None}
+# The hooks' slots each framework fills with its own templates (hook_slots): "start" (top-level
 # code at the end of each hook's start), "envelope" (lib/say.sh), "transcript" (lib/context.sh),
 # "detect" (top-level code in on_compact.sh's quiet path), "window" (top-level code there that may
 # lower the window flush_at_percent counts against) and "reload" (on_compact.sh's main).
@@ -88,21 +71,21 @@ def hook_slots(selected: list[str]) -> dict[str, list[str]]:
     """Slot -> the templates the selected frameworks put there, in registry order."""
     out: dict[str, list[str]] = {slot: [] for slot in SLOTS}
     for fw in REGISTRY:
-        if fw.NAME in selected:
-            for slot, name in getattr(fw, "HOOK_SLOTS", {}).items():
-                out[slot].append(f"frameworks/{fw.NAME}/{name}")
+        if fw.name in selected:
+            for slot, name in fw.hook_slots.items():
+                out[slot].append(f"frameworks/{fw.name}/{name}")
     return out
 
 
 def transcript_search(selected: list[str]) -> bool:
     """Does a selected framework's transcript reader need the record search helpers?"""
-    return any(getattr(fw, "TRANSCRIPT_SEARCH", False) for fw in REGISTRY if fw.NAME in selected)
+    return any(fw.transcript_search for fw in REGISTRY if fw.name in selected)
 
 
 # Wired through the hooks alone: the answer when nothing else is detected.
-DEFAULT = generic.NAME
+DEFAULT = generic.FRAMEWORK.name
 
-_BY_NAME = {fw.NAME: fw for fw in REGISTRY}
+_BY_NAME = {fw.name: fw for fw in REGISTRY}
 
 
 def get(name: str) -> Framework | None:
@@ -111,7 +94,7 @@ def get(name: str) -> Framework | None:
 
 
 def detect(root: Path) -> list[str]:
-    return [fw.NAME for fw in REGISTRY if any((root / p).exists() for p in fw.DETECT)]
+    return [fw.name for fw in REGISTRY if any((root / p).exists() for p in fw.detect)]
 
 
 def on_machine() -> list[str]:
@@ -121,9 +104,11 @@ def on_machine() -> list[str]:
     home = Path.home()
     found = []
     for fw in REGISTRY:
-        folder, cmd = getattr(fw, "ON_MACHINE", ("", ""))
+        if fw.on_machine is None:
+            continue
+        folder, cmd = fw.on_machine
         if folder and ((home / folder).exists() or shutil.which(cmd) is not None):
-            found.append(fw.NAME)
+            found.append(fw.name)
     return found
 
 
@@ -161,9 +146,9 @@ def notices(root: Path, answers: dict[str, Any]) -> list[str]:
     """What a framework's registration left as the user had it, and why."""
     out: list[str] = []
     for name in answers["frameworks"]:
-        fn = getattr(get(name), "notices", None)
-        if fn is not None:
-            out.extend(fn(root, answers))
+        fw = get(name)
+        if fw is not None:
+            out.extend(fw.notices(root, answers))
     return out
 
 
@@ -171,6 +156,6 @@ def post_install(root: Path, answers: dict[str, Any]) -> None:
     """After the files are written: what a framework without a start hook needs (aider
     runs pre_task once so .agent/injected_context.txt exists)."""
     for name in answers["frameworks"]:
-        hook = getattr(get(name), "post_install", None)
-        if hook is not None:
-            hook(root, answers)
+        fw = get(name)
+        if fw is not None:
+            fw.post_install(root, answers)

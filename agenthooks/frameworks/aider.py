@@ -21,12 +21,12 @@ from agenthooks import hookrun
 from agenthooks.config import yaml_module
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks._contract import Framework
 from agenthooks.frameworks._start import BASH
 
 NAME = "aider"
 # Paths that, when present in a repo, suggest aider is in use.
 DETECT: tuple[str, ...] = (".aider.conf.yml",)
-TRANSCRIPT = False
 PATH = ".aider.conf.yml"
 ENTRY = ".agent/injected_context.txt"
 _READ_RE = re.compile(r"^read[ \t]*:(.*)$")
@@ -160,3 +160,9 @@ def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Aider: memory is read from .agent/injected_context.txt (written now); refresh it "
             "before a session with `bash -p .agent/hooks/pre_task.sh aider </dev/null >/dev/null`, "
             "e.g. in a shell alias for aider."]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    post_install=post_install,
+)

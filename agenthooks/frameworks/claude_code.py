@@ -26,6 +26,7 @@ from typing import Any, Iterable
 from agenthooks import dispatch
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks._contract import Drill, Framework, TranscriptReader, UserLevel
 from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts
 from agenthooks.frameworks import _jsonhooks, _jsontext
 from agenthooks.frameworks._start import BASH
@@ -38,8 +39,6 @@ ON_MACHINE = (".claude", "claude")
 # simulate's envelope: event names that differ from Claude Code's, and JSON answers.
 DRILL_EVENTS: dict[str, str] = {}
 DRILL_JSON = True
-# Its hook payload names a transcript with token usage the hooks can read.
-TRANSCRIPT = True
 # Install questions asked only when this framework is selected (answers.ONLY_FOR).
 QUESTIONS = ("statusline",)
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
@@ -265,3 +264,15 @@ def locate_transcripts(sid: str) -> list[Path]:
 
 def transcripts_for(root: Path) -> list[Path]:
     return list((transcript_home() / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(root))).glob("*.jsonl"))
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    notices=notices, on_machine=ON_MACHINE, questions=QUESTIONS, hook_slots=HOOK_SLOTS,
+    summary_instructions=SUMMARY_INSTRUCTIONS, local_path=LOCAL_PATH, subfolder_hint=SUBFOLDER_HINT,
+    plugin_enabled=plugin_enabled,
+    transcript=TranscriptReader(read=read_transcript, is_transcript=is_transcript,
+                                locate=locate_transcripts, for_repo=transcripts_for),
+    user=UserLevel(settings=user_settings, entries=user_entries, home_var=USER_HOME_VAR),
+    drill=Drill(events=DRILL_EVENTS, json=DRILL_JSON),
+)

@@ -17,11 +17,11 @@ from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
+from agenthooks.frameworks._contract import Framework
 
 NAME = "cline"
 # Paths that, when present in a repo, suggest cline is in use.
 DETECT: tuple[str, ...] = (".clinerules", ".cline")
-TRANSCRIPT = False
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"envelope": "envelope.sh.j2", "detect": "detect.sh.j2", "reload": "on_compact.sh.j2"}
 DIR = ".clinerules/hooks"
@@ -52,3 +52,9 @@ def next_steps(answers: dict[str, Any]) -> list[str]:
             "cline config set hooks-enabled=true). Tested with Cline CLI 3.0.65, which passes "
             "PreToolUse and PostToolUse output to the model; memory arrives with the first "
             "tool call."]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    hook_slots=HOOK_SLOTS,
+)

@@ -28,6 +28,7 @@ from typing import Any, Iterable
 
 from agenthooks import dispatch
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks._contract import Drill, Framework, TranscriptReader, UserLevel
 from agenthooks.frameworks._transcript import Event, Transcript, home, text_parts
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._start import encoded_powershell, walk_up_ps
@@ -38,8 +39,6 @@ DETECT: tuple[str, ...] = (".codex",)
 ON_MACHINE = (".codex", "codex")
 DRILL_EVENTS: dict[str, str] = {}
 DRILL_JSON = True
-# Its hook payload names a transcript with token usage the hooks can read.
-TRANSCRIPT = True
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2"}
 # Its transcript reader finds compaction records with the hooks' ah_last/ah_record_bound.
@@ -182,3 +181,15 @@ def transcripts_for(root: Path) -> list[Path]:
         if isinstance(meta, dict) and (meta.get("payload") or {}).get("cwd") == str(root):
             found.append(p)
     return found
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    on_machine=ON_MACHINE, hook_slots=HOOK_SLOTS, inline_tokens=INLINE_TOKENS,
+    transcript=TranscriptReader(read=read_transcript, is_transcript=is_transcript,
+                                locate=locate_transcripts, for_repo=transcripts_for),
+    transcript_search=TRANSCRIPT_SEARCH,
+    user=UserLevel(settings=user_settings, entries=user_entries, home_var=USER_HOME_VAR,
+                   next_steps=user_next_steps),
+    drill=Drill(events=DRILL_EVENTS, json=DRILL_JSON),
+)

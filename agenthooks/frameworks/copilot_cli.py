@@ -25,13 +25,13 @@ from typing import Any
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
+from agenthooks.frameworks._contract import Framework
 from agenthooks.frameworks._start import BASH, git_bash_ps
 
 NAME = "copilot-cli"
 # Paths that, when present in a repo, suggest copilot-cli is in use.
 DETECT: tuple[str, ...] = (".github/hooks", ".github/copilot-instructions.md")
 ON_MACHINE = (".copilot", "copilot")
-TRANSCRIPT = False
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"envelope": "envelope.sh.j2"}
 PATH = ".github/hooks/agenthooks.json"
@@ -123,3 +123,9 @@ def start_neighbours(root: Path) -> list[tuple[str, str]]:
             commands = [str(e.get("bash") or e.get("command") or "") for e in entries]
             found += [(name, c) for c in commands if c and not _jsonhooks.is_ours(c)]
     return found
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    on_machine=ON_MACHINE, hook_slots=HOOK_SLOTS, start_neighbours=start_neighbours,
+)

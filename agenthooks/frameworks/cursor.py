@@ -14,11 +14,11 @@ from typing import Any
 
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
+from agenthooks.frameworks._contract import Framework
 
 NAME = "cursor"
 # Paths that, when present in a repo, suggest cursor is in use.
 DETECT: tuple[str, ...] = (".cursor", ".cursorrules")
-TRANSCRIPT = False
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"envelope": "envelope.sh.j2"}
 PATH = ".cursor/hooks.json"
@@ -59,3 +59,9 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Cursor: reload the window so .cursor/hooks.json is read; check Settings > Hooks "
             "lists the agenthooks entries (Cursor 2.x or newer)."]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    hook_slots=HOOK_SLOTS,
+)

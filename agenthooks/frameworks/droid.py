@@ -24,6 +24,7 @@ from typing import Any
 
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
+from agenthooks.frameworks._contract import Drill, Framework
 from agenthooks.frameworks._start import BASH
 
 NAME = "droid"
@@ -33,7 +34,6 @@ ON_MACHINE = (".factory", "droid")
 DRILL_EVENTS: dict[str, str] = {}
 DRILL_JSON = True
 DRILL_TOOL = "Create"
-TRANSCRIPT = False
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"envelope": "envelope.sh.j2", "detect": "detect.sh.j2"}
 # Its compaction check finds the transcript's record with the hooks' ah_last/ah_record_bound.
@@ -74,3 +74,10 @@ def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Factory Droid: hooks from .factory/hooks.json run with no trust step; review them "
             "with /hooks. After an automatic compaction memory comes back with the next edit "
             "or prompt (Droid fires no hook on it)."]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    on_machine=ON_MACHINE, hook_slots=HOOK_SLOTS, transcript_search=TRANSCRIPT_SEARCH,
+    drill=Drill(events=DRILL_EVENTS, json=DRILL_JSON, tool=DRILL_TOOL),
+)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks._contract import Drill, Framework, TranscriptReader
 from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._start import BASH
@@ -28,8 +29,6 @@ DRILL_JSON = True
 # PreCompress fires before every request: it only marks a candidate, which the drop confirms.
 DRILL_ANNOUNCED = "after PreCompress"
 DRILL_TOOL = "replace"
-# Its hook payload names a transcript with token usage the hooks can read.
-TRANSCRIPT = True
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2"}
 # Its transcript reader finds compaction records with the hooks' ah_last/ah_record_bound.
@@ -163,3 +162,13 @@ def transcripts_for(root: Path) -> list[Path]:
     if isinstance(name, str) and "/" not in name:
         return list((gem / "tmp" / name / "chats").glob("session-*.json*"))
     return []
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    on_machine=ON_MACHINE, hook_slots=HOOK_SLOTS, subfolder_hint=SUBFOLDER_HINT,
+    transcript=TranscriptReader(read=read_transcript, is_transcript=is_transcript,
+                                locate=locate_transcripts, for_repo=transcripts_for),
+    transcript_search=TRANSCRIPT_SEARCH,
+    drill=Drill(events=DRILL_EVENTS, json=DRILL_JSON, announced=DRILL_ANNOUNCED, tool=DRILL_TOOL),
+)

@@ -5,10 +5,10 @@ from pathlib import Path
 from typing import Any
 
 from agenthooks.files import PlannedFile
+from agenthooks.frameworks._contract import Framework
 
 NAME = "generic"
 DETECT: tuple[str, ...] = ()
-TRANSCRIPT = False
 
 
 def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
@@ -28,3 +28,8 @@ def next_steps(answers: dict[str, Any]) -> list[str]:
         "if you know it) and add any stdout to that turn; after each file edit run "
         "`bash -p .agent/hooks/post_edit.sh < payload.json` and show its stdout to the model.",
     ]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+)

@@ -18,12 +18,12 @@ from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
+from agenthooks.frameworks._contract import Framework
 
 NAME = "kilo"
 # Paths that, when present in a repo, suggest kilo is in use.
 DETECT: tuple[str, ...] = (".kilo", ".kilocode", "kilo.json")
 ON_MACHINE = (".config/kilo", "kilo")
-TRANSCRIPT = False
 # experimental.session.compacting (OpenCode's plugin API): the plugin adds on_compact's
 # PreCompact output to the summary prompt (summary_budget_tokens).
 SUMMARY_INSTRUCTIONS = True
@@ -47,3 +47,9 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Kilo: start kilo in this repo to load .kilo/plugins/agenthooks.ts "
             "(needs bash on PATH); a running session loads it on its next start."]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    on_machine=ON_MACHINE, summary_instructions=SUMMARY_INSTRUCTIONS,
+)

@@ -18,11 +18,11 @@ from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
+from agenthooks.frameworks._contract import Framework
 
 NAME = "opencode"
 # Paths that, when present in a repo, suggest opencode is in use.
 DETECT: tuple[str, ...] = (".opencode", "opencode.json")
-TRANSCRIPT = False
 # experimental.session.compacting: the plugin adds on_compact's PreCompact output to the
 # summary prompt (summary_budget_tokens).
 SUMMARY_INSTRUCTIONS = True
@@ -44,3 +44,9 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["OpenCode: restart opencode in this repo to load .opencode/plugins/agenthooks.ts "
             "(needs bash on PATH)."]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    summary_instructions=SUMMARY_INSTRUCTIONS,
+)

@@ -17,12 +17,12 @@ from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
+from agenthooks.frameworks._contract import Framework
 
 NAME = "pi"
 # Paths that, when present in a repo, suggest pi is in use.
 DETECT: tuple[str, ...] = (".pi",)
 ON_MACHINE = (".pi", "pi")
-TRANSCRIPT = False
 PATH = ".pi/extensions/agenthooks.ts"
 
 
@@ -42,3 +42,9 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Pi: start pi in this repo (or /reload a running session) to load "
             ".pi/extensions/agenthooks.ts (needs bash on PATH)."]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    on_machine=ON_MACHINE,
+)

@@ -22,6 +22,7 @@ from typing import Any
 
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
+from agenthooks.frameworks._contract import Drill, Framework
 from agenthooks.frameworks._start import BASH
 
 NAME = "qwen-code"
@@ -33,7 +34,6 @@ ON_MACHINE = (".qwen", "qwen")
 DRILL_EVENTS: dict[str, str] = {}
 DRILL_JSON = True
 DRILL_TOOL = "write_file"
-TRANSCRIPT = False
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"envelope": "envelope.sh.j2"}
 PATH = ".qwen/settings.json"
@@ -70,3 +70,10 @@ def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Qwen Code: hooks from .qwen/settings.json run with no trust step; if you turned "
             "on folder trust (security.folderTrust.enabled), trust this folder, or project "
             "hooks stay off."]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+    on_machine=ON_MACHINE, hook_slots=HOOK_SLOTS,
+    drill=Drill(events=DRILL_EVENTS, json=DRILL_JSON, tool=DRILL_TOOL),
+)

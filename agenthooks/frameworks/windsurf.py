@@ -12,13 +12,13 @@ from typing import Any
 
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.frameworks import _jsonhooks
+from agenthooks.frameworks._contract import Framework
 from agenthooks.frameworks._start import BASH
 from agenthooks.templating import render_template
 
 NAME = "windsurf"
 # Paths that, when present in a repo, suggest windsurf is in use.
 DETECT: tuple[str, ...] = (".windsurf", ".windsurfrules")
-TRANSCRIPT = False
 PATH = ".windsurf/hooks.json"
 RULES = ".windsurf/rules/agent-memory.md"
 
@@ -50,3 +50,8 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
 def next_steps(answers: dict[str, Any]) -> list[str]:
     return ["Windsurf: hooks cannot reach the model; the always-on rule "
             f"{RULES} tells Cascade to read .agent/memory/. Hooks do not run in Restricted Mode."]
+
+
+FRAMEWORK = Framework(
+    name=NAME, detect=DETECT, plan=plan, unregister=unregister, next_steps=next_steps,
+)

@@ -32,14 +32,14 @@ END = "===== AGENT MEMORY END ====="
 # Claude Code's, and whether its hooks answer in JSON (hookSpecificOutput.additionalContext).
 # Any other installed framework is drilled with the generic envelope, and the drill says so.
 ENVELOPES: dict[str, tuple[dict[str, str], bool]] = {frameworks.DEFAULT: ({}, False)}
-ENVELOPES.update({fw.NAME: (dict(getattr(fw, "DRILL_EVENTS")), bool(getattr(fw, "DRILL_JSON")))
-                  for fw in frameworks.REGISTRY if hasattr(fw, "DRILL_EVENTS")})
+ENVELOPES.update({fw.name: (dict(fw.drill.events), fw.drill.json)
+                  for fw in frameworks.REGISTRY if fw.drill is not None})
 # The log words of a reload the compaction event caused, and the edit tool's name, where a
 # framework's differ from Claude Code's.
-ANNOUNCED = {fw.NAME: str(getattr(fw, "DRILL_ANNOUNCED")) for fw in frameworks.REGISTRY
-             if hasattr(fw, "DRILL_ANNOUNCED")}
-TOOL_NAMES = {fw.NAME: str(getattr(fw, "DRILL_TOOL")) for fw in frameworks.REGISTRY
-              if hasattr(fw, "DRILL_TOOL")}
+ANNOUNCED = {fw.name: fw.drill.announced for fw in frameworks.REGISTRY
+             if fw.drill is not None and fw.drill.announced is not None}
+TOOL_NAMES = {fw.name: fw.drill.tool for fw in frameworks.REGISTRY
+              if fw.drill is not None and fw.drill.tool is not None}
 
 
 def envelope(installed: list[str]) -> tuple[str, str]:
