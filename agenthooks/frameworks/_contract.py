@@ -78,7 +78,8 @@ class Drill:
     tool: str | None = None
 
 
-@dataclass(frozen=True)
+# One value per framework, compared and hashed by identity (its dict members have no hash).
+@dataclass(frozen=True, eq=False)
 class Framework:
     """What install, upgrade, doctor, uninstall, simulate and the transcript reader ask of
     a framework."""
