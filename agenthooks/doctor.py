@@ -332,10 +332,10 @@ def _neighbours(root: Path, answers: dict[str, Any]) -> list[Check]:
         found = [f"{rel} ({command[:60]})" for rel, command in named(root)]
         if found:
             out.append(Check(f"{fw.NAME} neighbours", "warn",
-                             f"{fw.NAME} also runs the session-start hook(s) of {'; '.join(found)}, and "
-                             "keeps only the last one's additionalContext: memory or theirs may be dropped "
-                             "at a session start. Keep one session-start hook that adds context, or check "
-                             "what the agent gets with agenthooks show"))
+                             f"{fw.NAME} also runs the session- or subagent-start hook(s) of "
+                             f"{'; '.join(found)}, and keeps only the last one's additionalContext: memory "
+                             "or theirs may be dropped at a (subagent's) start. Keep one such hook that adds "
+                             "context, or check what the agent gets with agenthooks show"))
     return out
 
 
