@@ -24,8 +24,10 @@ FLUSH_RE = re.compile(r"^context \d+% full \(.*\): asked the agent to update the
 AFTER_FLUSH_RE = re.compile(r"^at the compaction: snapshot (updated|not updated) since the flush")
 STALE_RE = re.compile(r"^at the compaction: snapshot\.md (\d+) min older than the last edit")
 # A host's compaction event that named an agent: a subagent's compaction, not the session's
-# (its post-compaction event repeats it: counted once, at the pre-compaction one).
-SUBAGENT_RE = re.compile(r"^subagent (\S*) compacted \((\w+)\): not the session's compaction")
+# (its post-compaction event repeats it: counted once, at the pre-compaction one). With the
+# session's ids (Claude Code #91910), found at the next prompt: a count taken at SessionStart is
+# given back.
+SUBAGENT_RE = re.compile(r"^subagent (\S*) compacted \((\w+)[^)]*\): not the session's compaction")
 # on_compact at the host's post-compaction event: its summary against the rules and In progress.
 AUDIT_RE = re.compile(r"^summary audit: kept (\d+) of (\d+) rules, (\d+) of (\d+) In progress items(.*)$")
 AUDIT_PART_RE = re.compile(r'; (dropped rule|In progress item) (\d+) (missing |called done )?"([^"]*)"')
@@ -207,6 +209,8 @@ def from_log(lines: Iterable[LogLine]) -> list[Session]:
             s.stale_at_compaction += 1
         elif (m := SUBAGENT_RE.match(msg)) and m.group(2) != "PostCompact":
             s.subagent_compactions += 1
+            if m.group(2) == "SessionStart" and "ids; no new compact_boundary" in msg and s.compaction_events:
+                s.compaction_events.pop()
         elif audit := summary_audit(msg):
             s.summary_audits.append({"time": ln.time, **audit})
     return sorted(by.values(), key=lambda s: s.last_seen, reverse=True)

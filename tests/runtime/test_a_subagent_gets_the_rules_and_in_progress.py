@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import SAMPLE_SNAPSHOT, cli, log_lines, run_hook
+from support.helpers import FIXTURES, SAMPLE_SNAPSHOT, cli, log_lines, run_hook
 from support.userlands import USERLANDS, installed_in
 
 RULES = ("# Project hard rules\n- Indent with 4 spaces, never tabs\n- Every API returns {code, data, msg}\n"
@@ -148,3 +148,55 @@ def test_a_subagents_compaction_is_not_the_sessions(land) -> None:  # type: igno
     reload = run_hook(repo, "on_compact", prompt, "claude-code", env=env)
     assert "Project memory (.agent/memory/" in reload.stdout
     assert (repo / ".agent/log/state/s1.count").read_text().split()[0] == "1"
+
+
+def test_a_compaction_announced_with_the_sessions_ids_but_no_record_in_its_transcript_is_a_subagents(
+        land, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Claude Code may announce a subagent's compaction with the parent's ids and no agent named
+    (anthropics/claude-code #91910): the session's own leaves a compact_boundary record in its
+    transcript, which the next prompt looks for."""
+    repo, env = land
+    lines = (FIXTURES / "transcripts/claude-compact.jsonl").read_text().splitlines(keepends=True)
+    before, boundary = "".join(lines[:6]), lines[10]
+    assert '"subtype":"compact_boundary"' in boundary and '"usage"' in before
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text(before)
+
+    def event(name: str, **extra: str) -> subprocess.CompletedProcess[str]:
+        hook = "pre_task" if name == "SessionStart" else "on_compact"
+        payload = {"session_id": "s1", "hook_event_name": name, "transcript_path": str(transcript), **extra}
+        return run_hook(repo, hook, payload, "claude-code", env=env)
+
+    def count() -> str:
+        path = repo / ".agent/log/state/s1.count"
+        return path.read_text().strip() if path.exists() else "0"
+
+    def compactions() -> tuple[int, int]:
+        data = json.loads(cli("status", "--json", str(repo)).stdout)
+        s = next(s for s in data["sessions"] if s["session_id"] == "s1")
+        return s["compactions"], s["subagent_compactions"]
+
+    event("UserPromptSubmit", prompt="one")
+    # PreCompact, SessionStart(compact) with the session's ids: counted, as nothing tells yet.
+    event("PreCompact", trigger="auto")
+    assert HEAD not in context(event("SessionStart", source="compact"), "SessionStart")
+    assert count() == "1"
+    # The next prompt finds no compaction record in the transcript: a subagent's; given back.
+    assert event("UserPromptSubmit", prompt="two").stdout == ""
+    assert count() == "0" and compactions() == (0, 1)
+    # The session's own: the record lands after the hooks ran; the count stays.
+    event("PreCompact", trigger="auto")
+    event("SessionStart", source="compact")
+    transcript.write_text(before + boundary)
+    event("UserPromptSubmit", prompt="three")
+    event("UserPromptSubmit", prompt="four")
+    assert count() == "1" and compactions() == (1, 1)
+    # Announced only (no SessionStart reload), no new record: no reload spent on it.
+    event("PreCompact", trigger="auto")
+    assert "Project memory (.agent/memory/" not in event("UserPromptSubmit", prompt="five").stdout
+    assert count() == "1" and compactions() == (1, 2)
+    # A new record: the session's, reloaded at the next prompt.
+    event("PreCompact", trigger="auto")
+    transcript.write_text(before + boundary + boundary.replace("19:11:10.706Z", "19:40:00.000Z"))
+    assert "Project memory (.agent/memory/" in event("UserPromptSubmit", prompt="six").stdout
+    assert count() == "2" and compactions() == (2, 2)
