@@ -19,7 +19,7 @@ def yaml_module() -> ModuleType:
     return yaml
 
 
-CONFIG_VERSION = 5
+CONFIG_VERSION = 6
 
 # Every framework registers the hooks with this timeout (Claude Code, Codex, Cursor, Copilot
 # CLI: 30 s; Gemini CLI: 30000 ms), and a lock wait must end well before it: the hook still
@@ -111,6 +111,18 @@ TUNABLES: tuple[Tunable, ...] = (
             "AH_WORKING", (0, 50),
             comment_zh="钩子按会话记下的工作集：压缩之后，记忆块列出该会话最近编辑的这么多个文件，\n"
                        "以及用户最新的请求（0 = 不记）。"),
+    Tunable("subagent_budget_tokens", 300,
+            "A subagent (Claude Code, Codex, Copilot CLI) starts with the project's rules and the\n"
+            "board's In progress items, never the notes, in at most this many estimated tokens (0 = none).",
+            "AH_SUBAGENT", (0, 4000),
+            comment_zh="子代理（Claude Code、Codex、Copilot CLI）启动时得到项目约束和进度板的“进行中”条目，\n"
+                       "不含笔记，最多占这么多估算 token（0 = 不给）。"),
+    Tunable("subagent_skip", "Explore|explorer",
+            "Subagent types that get no memory, '|' between them, any case: the hosts' read-only\n"
+            "explorers (Claude Code's Explore, Copilot CLI's explore, Codex's explorer).",
+            "AH_SKIP",
+            comment_zh="不注入记忆的子代理类型，用 '|' 分隔，不分大小写：各宿主的只读探索代理\n"
+                       "（Claude Code 的 Explore、Copilot CLI 的 explore、Codex 的 explorer）。"),
     Tunable("enabled", True, "false turns every hook into a silent no-op, without unregistering it.",
             "AH_ENABLED",
             comment_zh="设为 false 时所有钩子都变成静默的空操作，但不取消注册。"),
@@ -218,7 +230,7 @@ def read(path: Path) -> dict[str, object]:
                 lo, hi = bounds[key]
                 if lo <= n <= hi:
                     out[key] = n
-        elif key == "summary_markers":
+        elif key in ("summary_markers", "subagent_skip"):
             out[key] = val
         elif key == "board" and val in BOARDS:
             out[key] = val
@@ -296,6 +308,8 @@ MIGRATIONS: dict[int, tuple[tuple[str, Callable[[str], str]], ...]] = {
     4: (("board", _add_tunable("board")),
         ("summary_budget_tokens", _add_tunable("summary_budget_tokens")),
         ("working_set_files", _add_tunable("working_set_files"))),
+    5: (("subagent_budget_tokens", _add_tunable("subagent_budget_tokens")),
+        ("subagent_skip", _add_tunable("subagent_skip"))),
 }
 
 

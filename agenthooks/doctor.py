@@ -331,10 +331,10 @@ def _neighbours(root: Path, answers: dict[str, Any]) -> list[Check]:
         found = [f"{rel} ({command[:60]})" for rel, command in fw.start_neighbours(root)]
         if found:
             out.append(Check(f"{fw.name} neighbours", "warn",
-                             f"{fw.name} also runs the session-start hook(s) of {'; '.join(found)}, and "
-                             "keeps only the last one's additionalContext: memory or theirs may be dropped "
-                             "at a session start. Keep one session-start hook that adds context, or check "
-                             "what the agent gets with agenthooks show"))
+                             f"{fw.name} also runs the session- or subagent-start hook(s) of "
+                             f"{'; '.join(found)}, and keeps only the last one's additionalContext: memory "
+                             "or theirs may be dropped at a (subagent's) start. Keep one such hook that adds "
+                             "context, or check what the agent gets with agenthooks show"))
     return out
 
 

@@ -23,6 +23,11 @@ FRESH_RE = re.compile(r"^recommended a fresh session after (\d+) compactions")
 FLUSH_RE = re.compile(r"^context \d+% full \(.*\): asked the agent to update the snapshot")
 AFTER_FLUSH_RE = re.compile(r"^at the compaction: snapshot (updated|not updated) since the flush")
 STALE_RE = re.compile(r"^at the compaction: snapshot\.md (\d+) min older than the last edit")
+# A host's compaction event that named an agent: a subagent's compaction, not the session's
+# (its post-compaction event repeats it: counted once, at the pre-compaction one). With the
+# session's ids (Claude Code #91910), found at the next prompt: a count taken at SessionStart is
+# given back.
+SUBAGENT_RE = re.compile(r"^subagent (\S*) compacted \((\w+)[^)]*\): not the session's compaction")
 # on_compact at the host's post-compaction event: its summary against the rules and In progress.
 AUDIT_RE = re.compile(r"^summary audit: kept (\d+) of (\d+) rules, (\d+) of (\d+) In progress items(.*)$")
 AUDIT_PART_RE = re.compile(r'; (dropped rule|In progress item) (\d+) (missing |called done )?"([^"]*)"')
@@ -108,6 +113,7 @@ class Session:
     compacted_before: list[int] = field(default_factory=list)  # indexes in context_use
     window: int | None = None
     summary_audits: list[dict[str, Any]] = field(default_factory=list)  # one per host summary
+    subagent_compactions: int = 0  # its subagents' compactions, never counted as its own
 
     @property
     def compactions(self) -> int:
@@ -133,6 +139,7 @@ class Session:
             "stale_at_compaction": self.stale_at_compaction,
             "context_use": self.context_use, "compacted_before": self.compacted_before,
             "context_window": self.window, "summary_audits": self.summary_audits,
+            "subagent_compactions": self.subagent_compactions,
         }
 
 
@@ -200,6 +207,10 @@ def from_log(lines: Iterable[LogLine]) -> list[Session]:
             s.fresh_after_flush += m.group(1) == "updated"
         elif STALE_RE.match(msg):
             s.stale_at_compaction += 1
+        elif (m := SUBAGENT_RE.match(msg)) and m.group(2) != "PostCompact":
+            s.subagent_compactions += 1
+            if m.group(2) == "SessionStart" and "ids; no new compact_boundary" in msg and s.compaction_events:
+                s.compaction_events.pop()
         elif audit := summary_audit(msg):
             s.summary_audits.append({"time": ln.time, **audit})
     return sorted(by.values(), key=lambda s: s.last_seen, reverse=True)
@@ -414,6 +425,8 @@ def format_report(data: dict[str, Any], *, ascii_only: bool | None = None) -> li
         sigs = ", ".join(f"{e['time'][11:]} {e['signal']}" for e in s["compaction_events"])
         out.append(f"  compactions {s['compactions']}" + (f": {sigs}" if sigs else "")
                    + (f"; periodic reloads {s['periodic_reloads']}" if s["periodic_reloads"] else "")
+                   + (f"; its subagents' compactions {s['subagent_compactions']} (not counted)"
+                      if s["subagent_compactions"] else "")
                    + f"; post-edit reminders {s['reminders']}")
         if s["flushes"] or s["flushed_compactions"] or s["stale_at_compaction"]:
             out.append(f"  flushes offered {s['flushes']}; snapshot fresh at "
@@ -468,11 +481,12 @@ def verify_report(root: Path, path: Path | None) -> dict[str, Any]:
     checks = transcript.verify(t, rules)
     failed = [c for c in checks if not c.followed]
     # What the hooks' audit found in the host's summaries (memory.log), for this session.
-    audits = [dict(a) for s in from_log(read_log(root / ".agent"))
-              if t.session_id and s.session_id == t.session_id for a in s.summary_audits]
+    ours = [s for s in from_log(read_log(root / ".agent")) if t.session_id and s.session_id == t.session_id]
+    audits = [dict(a) for s in ours for a in s.summary_audits]
     return {"transcript": str(path), "host": t.host, "session_id": t.session_id,
             "rules": len(rules), "ok": not failed,
-            "compactions": [c.as_dict() for c in checks], "summary_audits": audits}
+            "compactions": [c.as_dict() for c in checks], "summary_audits": audits,
+            "subagent_compactions": sum(s.subagent_compactions for s in ours)}
 
 
 def format_verify(data: dict[str, Any]) -> list[str]:
@@ -498,6 +512,9 @@ def format_verify(data: dict[str, Any]) -> list[str]:
     for a in data.get("summary_audits", []):
         flagged = a["dropped_rules"] or a["missing_progress"] or a["called_done"]
         out.append(f"  {'note  ' if flagged else 'ok    '}the host's summary at {a['time']}: {audit_line(a)}")
+    if data.get("subagent_compactions"):
+        out.append(f"  note  its subagents were compacted {data['subagent_compactions']}x: their own "
+                   "contexts, in their own transcripts; not counted or checked here")
     bad = [c for c in data["compactions"] if not c["memory_followed"]]
     if not data["compactions"]:
         out.append("no compaction in this transcript: nothing to verify")

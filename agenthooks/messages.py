@@ -88,6 +88,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         # A monorepo package's own rules, said at the agent's first edit under the package.
         "package_rules": "Rules of the package %s (%s) for your work under it (must obey; the project's rules hold too):",
         "package_cut": "[... %d more rules of this package left out for the budget: read %s]",
+        # A subagent's memory (SubagentStart): the rules and what the task is doing now.
+        "subagent_intro": "Project memory for this subagent (.agent/memory/): the rules and the main task's In progress items.",
+        "subagent_rules_cut": "[... %d rules left out for the budget: read .agent/memory/tattoo.md]",
+        "subagent_progress": "In progress (the main task; from @BOARD@)",
         # The board or the rules changed since this session last read them, by another session.
         "changed": ("agenthooks: %s changed at %s since this session last read it, not by an edit of this "
                     "session: re-read it before you update it."),
@@ -151,6 +155,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "audit_item": "进行中第 %d 项（“%s”）",
         "package_rules": "包 %s 的约束（%s），适用于你在其中的工作（必须遵守；项目约束同样有效）：",
         "package_cut": "[……为控制预算省略了本包的另外 %d 条约束：请读 %s]",
+        "subagent_intro": "本子代理的项目记忆（.agent/memory/）：约束和主任务的“进行中”条目。",
+        "subagent_rules_cut": "[……为控制预算省略了 %d 条约束：请读 .agent/memory/tattoo.md]",
+        "subagent_progress": "进行中（主任务；见 @BOARD@）",
         "changed": "agenthooks：%s 在 %s 被改动了，不是本会话的修改，而是在本会话上次读取之后：更新它之前请先重新读一遍。",
     },
 }

@@ -144,7 +144,7 @@ SCOPES = "SESSION.scopes"
 
 def config_values(release: int) -> Format:
     """The tunables the runtime last parsed (config.values); a second line holds
-    summary_markers. Its tag names the hooks' release: another release's is not read (before
+    summary_markers, a third subagent_skip. Its tag names the hooks' release: another release's is not read (before
     release 9 the tag was AHCFG and the release)."""
     tunables = tuple(var.removeprefix("AH_") for var in config.BASH_VARS.values())
     return Format("config.values", ("ENABLED", "BOARD") + tunables, f"config-of-release-{release}", ".",
@@ -202,7 +202,9 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
         _e("writes", "memory/archive/snapshot_TIME.md memory/.snapshot.md.PID.tmp memory/snapshot.md",
            "--archive"),
         _e("makes", "memory/archive", "--archive"),
-        _e("spawns", "touch awk mv find mkdir flock head tail tr readlink stat", "a build; --statusline"),
+        _e("reads", "memory/tattoo.md memory/snapshot.md ~/.agent/memory/tattoo.md", "a subagent's start"),
+        _e("spawns", "touch awk mv find mkdir flock head tail tr readlink stat",
+           "a build; a subagent's start (awk); --statusline"),
     ),
     "post_edit": _EVERY + (
         _e("reads", "log/state/SESSION.remind log/state/SESSION.files", "every run"),

@@ -76,9 +76,10 @@ def test_migrate_v1_adds_enabled_and_keeps_the_users_lines() -> None:
     text, old, new, added = config.migrate(v1)
     assert (old, new, added) == (1, config.CONFIG_VERSION, ["enabled", "fresh_after_compactions",
                                                               "flush_at_percent", "context_window_tokens",
-                                                              "board", "summary_budget_tokens", "working_set_files"])
+                                                              "board", "summary_budget_tokens", "working_set_files",
+                                                              "subagent_budget_tokens", "subagent_skip"])
     # The version line goes after the leading comment; every line of the user's stays.
-    assert text == ("# my budget\nversion: 5\nbudget_tokens: 900  # tuned\n"
+    assert text == ("# my budget\nversion: 6\nbudget_tokens: 900  # tuned\n"
                     "# false turns every hook into a silent no-op, without unregistering it.\n"
                     "enabled: true\n"
                     "# After this many compactions in one session, the reloaded block recommends a fresh\n"
@@ -92,15 +93,17 @@ def test_migrate_v1_adds_enabled_and_keeps_the_users_lines() -> None:
 def test_migrate_v2_adds_fresh_after_compactions_once() -> None:
     v2 = "version: 2\nbudget_tokens: 900\nenabled: false  # off\n"
     text, old, new, added = config.migrate(v2)
-    assert (old, new, added) == (2, 5, ["fresh_after_compactions", "flush_at_percent", "context_window_tokens",
-                                        "board", "summary_budget_tokens", "working_set_files"])
-    assert text.startswith("version: 5\nbudget_tokens: 900\nenabled: false  # off\n# After")
+    assert (old, new, added) == (2, 6, ["fresh_after_compactions", "flush_at_percent", "context_window_tokens",
+                                        "board", "summary_budget_tokens", "working_set_files",
+                                        "subagent_budget_tokens", "subagent_skip"])
+    assert text.startswith("version: 6\nbudget_tokens: 900\nenabled: false  # off\n# After")
     assert text.endswith("fresh_after_compactions: 3\n" + FLUSH_KEYS + BOARD_KEY + COMPACTION_KEYS)
     assert text.count("fresh_after") == 1
     # A key the user already wrote is kept as it is.
     mine = ("version: 2\nfresh_after_compactions: 0\nflush_at_percent: 0\ncontext_window_tokens: 1000000\n"
-            "board: local\nsummary_budget_tokens: 0\nworking_set_files: 3\n")
-    assert config.migrate(mine) == (mine.replace("version: 2", "version: 5"), 2, 5, [])
+            "board: local\nsummary_budget_tokens: 0\nworking_set_files: 3\nsubagent_budget_tokens: 0\n"
+            "subagent_skip: Plan\n")
+    assert config.migrate(mine) == (mine.replace("version: 2", "version: 6"), 2, 6, [])
 
 
 FLUSH_KEYS = ("# At a prompt, once the context is this full (percent of the window), on_compact asks the\n"
@@ -120,40 +123,47 @@ COMPACTION_KEYS = (
     "summary_budget_tokens: 400\n"
     "# The working set the hooks keep per session: after a compaction the block names the last\n"
     "# this many files the session edited and the user's latest request (0 = none).\n"
-    "working_set_files: 8\n")
+    "working_set_files: 8\n"
+    "# A subagent (Claude Code, Codex, Copilot CLI) starts with the project's rules and the\n"
+    "# board's In progress items, never the notes, in at most this many estimated tokens (0 = none).\n"
+    "subagent_budget_tokens: 300\n"
+    "# Subagent types that get no memory, '|' between them, any case: the hosts' read-only\n"
+    "# explorers (Claude Code's Explore, Copilot CLI's explore, Codex's explorer).\n"
+    "subagent_skip: Explore|explorer\n")
+SUBAGENT = ["subagent_budget_tokens", "subagent_skip"]
 
 
 def test_migrate_v3_adds_the_flush_tunables_and_keeps_one_the_user_set() -> None:
     v3 = "version: 3\nbudget_tokens: 900\nfresh_after_compactions: 3\n"
     text, old, new, added = config.migrate(v3)
-    assert (old, new, added) == (3, 5, ["flush_at_percent", "context_window_tokens", "board",
-                                        "summary_budget_tokens", "working_set_files"])
-    assert text == ("version: 5\nbudget_tokens: 900\nfresh_after_compactions: 3\n" + FLUSH_KEYS + BOARD_KEY
+    assert (old, new, added) == (3, 6, ["flush_at_percent", "context_window_tokens", "board",
+                                        "summary_budget_tokens", "working_set_files", *SUBAGENT])
+    assert text == ("version: 6\nbudget_tokens: 900\nfresh_after_compactions: 3\n" + FLUSH_KEYS + BOARD_KEY
                     + COMPACTION_KEYS)
     # A v3 file written by the release that already rendered them: only the version moves (and v4's keys).
     both = "version: 3\nflush_at_percent: 60  # mine\ncontext_window_tokens: 400000\nboard: shared\n"
-    assert config.migrate(both) == (both.replace("version: 3", "version: 5") + COMPACTION_KEYS, 3, 5,
-                                    ["summary_budget_tokens", "working_set_files"])
+    assert config.migrate(both) == (both.replace("version: 3", "version: 6") + COMPACTION_KEYS, 3, 6,
+                                    ["summary_budget_tokens", "working_set_files", *SUBAGENT])
     half = "version: 3\nflush_at_percent: 0\nboard: shared\n"
     text, _, _, added = config.migrate(half)
-    assert added == ["context_window_tokens", "summary_budget_tokens", "working_set_files"] and "flush_at_percent: 0\n" in text and text.count("flush_at") == 2
+    assert added == ["context_window_tokens", "summary_budget_tokens", "working_set_files", *SUBAGENT] and "flush_at_percent: 0\n" in text and text.count("flush_at") == 2
 
 
 def test_migrate_v4_adds_the_compaction_tunables_and_keeps_one_the_user_set() -> None:
     v4 = "version: 4\nbudget_tokens: 900\nboard: shared\n"
     text, old, new, added = config.migrate(v4)
-    assert (old, new, added) == (4, 5, ["summary_budget_tokens", "working_set_files"])
-    assert text == "version: 5\nbudget_tokens: 900\nboard: shared\n" + COMPACTION_KEYS
+    assert (old, new, added) == (4, 6, ["summary_budget_tokens", "working_set_files", *SUBAGENT])
+    assert text == "version: 6\nbudget_tokens: 900\nboard: shared\n" + COMPACTION_KEYS
     mine = "version: 4\nsummary_budget_tokens: 0  # off\n"
     text, _, _, added = config.migrate(mine)
-    assert added == ["board", "working_set_files"] and "summary_budget_tokens: 0  # off\n" in text
+    assert added == ["board", "working_set_files", *SUBAGENT] and "summary_budget_tokens: 0  # off\n" in text
     assert text.count("summary_budget_tokens:") == 1
 
 
 def test_migrate_v4_keeps_a_repo_on_its_one_board(tmp_path: Path) -> None:
     text, old, new, added = config.migrate("version: 4\nbudget_tokens: 900\n")
-    assert (old, new, added) == (4, 5, ["board", "summary_budget_tokens", "working_set_files"])
-    assert text == "version: 5\nbudget_tokens: 900\n" + BOARD_KEY + COMPACTION_KEYS
+    assert (old, new, added) == (4, 6, ["board", "summary_budget_tokens", "working_set_files", *SUBAGENT])
+    assert text == "version: 6\nbudget_tokens: 900\n" + BOARD_KEY + COMPACTION_KEYS
     # Unmigrated, or a value no release writes: the one board too.
     for old_text in ("version: 4\nbudget_tokens: 900\n", "version: 5\nboard: per-branch\n"):
         (tmp_path / "config.yaml").write_text(old_text)
@@ -183,3 +193,15 @@ def test_set_values_appends_a_missing_key() -> None:
     out, changes = config.set_values("notes_count: 5", {"budget_tokens": 700})
     assert out == "notes_count: 5\nbudget_tokens: 700\n"
     assert changes == ["budget_tokens 700"]
+
+
+
+def test_migrate_v5_adds_the_subagent_tunables_and_keeps_one_the_user_set(tmp_path: Path) -> None:
+    text, old, new, added = config.migrate("version: 5\nbudget_tokens: 900\n")
+    assert (old, new, added) == (5, 6, SUBAGENT)
+    assert text.endswith("subagent_budget_tokens: 300\n" + "".join(COMPACTION_KEYS.splitlines(True)[-3:]))
+    mine = "version: 5\nsubagent_skip: 'Explore|Plan'  # ours\n"
+    text, _, _, added = config.migrate(mine)
+    assert added == ["subagent_budget_tokens"] and "subagent_skip: 'Explore|Plan'  # ours\n" in text
+    (tmp_path / "config.yaml").write_text(text)
+    assert config.read(tmp_path / "config.yaml")["subagent_skip"] == "Explore|Plan"

@@ -211,13 +211,17 @@ def test_doctor_names_a_copilot_session_start_hook_beside_ours(tmp_path: Path) -
     (repo / ".github/hooks/team.json").write_text(json.dumps(
         {"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "./scripts/context.sh"}]}}))
     out = cli("doctor", str(repo)).stdout
-    assert "warn  copilot-cli neighbours: copilot-cli also runs the session-start hook(s) of " \
-           ".github/hooks/team.json (./scripts/context.sh)" in out, out
+    assert "warn  copilot-cli neighbours: copilot-cli also runs the session- or subagent-start hook(s) " \
+           "of .github/hooks/team.json (./scripts/context.sh)" in out, out
     # Copilot runs .claude/settings.json's hooks too: a user's own SessionStart there counts.
     settings = json.loads((repo / ".claude/settings.json").read_text())
     settings["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": "echo team context"}]})
     (repo / ".claude/settings.json").write_text(json.dumps(settings))
     assert ".claude/settings.json (echo team context)" in cli("doctor", str(repo)).stdout
+    # And a subagentStart hook of the team's, which would take the place of the subagent's memory.
+    (repo / ".github/hooks/team.json").write_text(json.dumps(
+        {"version": 1, "hooks": {"subagentStart": [{"type": "command", "bash": "./scripts/sub.sh"}]}}))
+    assert ".github/hooks/team.json (./scripts/sub.sh)" in cli("doctor", str(repo)).stdout
     # Not registered for Copilot: nothing to say.
     install(repo, "--remove", "copilot-cli")
     assert "copilot-cli neighbours" not in cli("doctor", str(repo)).stdout

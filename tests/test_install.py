@@ -31,7 +31,8 @@ LAYOUT = {
     *(f".agent/hooks/lib/{part}" for part in ("prelude.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh",
                                               "lock.sh", "context.sh", "state.sh", "block.sh", "memory.awk",
                                               "block.awk", "clean.awk", "archive.sh", "where.sh", "working.sh",
-                                              "compaction.sh", "audit.awk", "scopes.sh")),
+                                              "compaction.sh", "audit.awk", "scopes.sh",
+                                              "subagent.sh")),
 }
 
 

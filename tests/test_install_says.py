@@ -30,8 +30,8 @@ def test_the_first_merge_into_claude_settings_says_what_it_added(tmp_path: Path)
     out = install(repo, "--framework", "claude-code").stdout
     line = next(ln for ln in out.splitlines() if ".claude/settings.json" in ln)
     assert line.split()[0] == "update"
-    assert ("(added our hooks for 5 event(s): PostCompact, PostToolUse, PreCompact, "
-            "SessionStart, UserPromptSubmit, yours kept)") in line
+    assert ("(added our hooks for 6 event(s): PostCompact, PostToolUse, PreCompact, "
+            "SessionStart, SubagentStart, UserPromptSubmit, yours kept)") in line
     assert "refreshed" not in line
 
 

@@ -62,7 +62,7 @@ def test_pristine_upgrade_updates_hooks_and_migrates_config(repo: Path) -> None:
         assert v[hook][0] == "update"
         assert "template=" in (repo / hook).read_text()
         assert V0_LINE not in (repo / hook).read_text()
-    assert v[CFG][0] == "update" and "migrated version 1 -> 5" in v[CFG][1]
+    assert v[CFG][0] == "update" and "migrated version 1 -> 6" in v[CFG][1]
     assert v[".agent/memory/tattoo.md"][0] == "keep"
     assert v[".agent/.gitignore"][0] == "identical"
     records = json.loads((repo / manifest.PATH).read_text())["files"]
@@ -72,7 +72,7 @@ def test_pristine_upgrade_updates_hooks_and_migrates_config(repo: Path) -> None:
     again = run_truthful(repo)
     assert again.returncode == 0
     assert tree(repo) == first
-    assert "already migrated (version 5)" in verdicts(again.stdout)[CFG][1]
+    assert "already migrated (version 6)" in verdicts(again.stdout)[CFG][1]
     assert "up to date: nothing changed" in again.stdout
 
 
@@ -409,18 +409,18 @@ summary_markers: "MY MARKER"
 
 def test_migration_keeps_values_and_comments_and_is_idempotent() -> None:
     new, old_v, new_v, added = config.migrate(V1)
-    assert (old_v, new_v, added) == (1, 5, ["enabled", "fresh_after_compactions", "flush_at_percent",
+    assert (old_v, new_v, added) == (1, 6, ["enabled", "fresh_after_compactions", "flush_at_percent",
                                          "context_window_tokens", "board", "summary_budget_tokens",
-                                         "working_set_files"])
-    assert new.startswith("# my team's settings\nversion: 5\nbudget_tokens: 900   # we like it big\n")
+                                         "working_set_files", "subagent_budget_tokens", "subagent_skip"])
+    assert new.startswith("# my team's settings\nversion: 6\nbudget_tokens: 900   # we like it big\n")
     assert "enabled: true" in new and "board: shared" in new  # a repo from before boards keeps one
-    assert config.migrate(new) == (new, 5, 5, [])
+    assert config.migrate(new) == (new, 6, 6, [])
     # A key the user already added is kept as they wrote it.
     mine = V1 + "enabled: false  # paused\n"
     out = config.migrate(mine)[0]
     assert "enabled: false  # paused" in out and out.count("enabled:") == 1
     # No version line at all: an original v1 file.
-    assert config.migrate("budget_tokens: 600\n")[0].startswith("version: 5\nbudget_tokens: 600\n")
+    assert config.migrate("budget_tokens: 600\n")[0].startswith("version: 6\nbudget_tokens: 600\n")
     # Never downgraded.
     assert config.migrate("version: 9\n") == ("version: 9\n", 9, 9, [])
 
@@ -432,7 +432,7 @@ def test_migrated_config_is_read_by_the_hooks(repo: Path) -> None:
     proc = run_truthful(repo)
     assert proc.returncode == 0
     text = (repo / CFG).read_text()
-    assert "budget_tokens: 777  # mine" in text and "version: 5" in text and "enabled: true" in text
+    assert "budget_tokens: 777  # mine" in text and "version: 6" in text and "enabled: true" in text
     shown = run_hook(repo, "pre_task", "", "--show")
     assert shown.returncode == 0 and "Indent with 4 spaces" in shown.stdout
     assert "config.yaml" not in shown.stderr

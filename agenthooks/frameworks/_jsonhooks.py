@@ -361,9 +361,12 @@ def registration(root: Path, rel: str, name: str, ours: dict[str, list[Entry]],
 def claude_shaped(group_of: Any, edit_matcher: str) -> dict[str, list[Entry]]:
     """The event map Claude Code and Codex share: start (compact included) -> pre_task,
     each prompt -> on_compact, edits -> post_edit, the pre- and post-compaction events ->
-    on_compact, which only flags them (PostCompact's output reaches no model in either host)."""
+    on_compact, which only flags them (PostCompact's output reaches no model in either host);
+    a subagent's start -> pre_task, which gives it the rules and In progress (every agent type:
+    config.yaml's subagent_skip says which get nothing)."""
     return {
         "SessionStart": [group_of("pre_task", "startup|resume|clear|compact")],
+        "SubagentStart": [group_of("pre_task")],
         "UserPromptSubmit": [group_of("on_compact")],
         "PostToolUse": [group_of("post_edit", edit_matcher)],
         "PreCompact": [group_of("on_compact")],

@@ -1,7 +1,8 @@
 """GitHub Copilot CLI: .github/hooks/agenthooks.json, a file wholly ours (version 1).
 
 Copilot's camelCase payloads carry no event name, so each command passes it
-(`--event=NAME`). sessionStart -> pre_task; postToolUse on edit|create -> post_edit;
+(`--event=NAME`). sessionStart -> pre_task; subagentStart -> pre_task (the subagent's
+rules and In progress); postToolUse on edit|create -> post_edit;
 preCompact -> on_compact (flags the compaction); userPromptSubmitted and postToolUse on
 any tool -> on_compact, which re-injects memory with whichever comes first after a
 compaction: the next prompt (Copilot appends prompt-hook output to the prompt inside
@@ -38,7 +39,8 @@ PATH = ".github/hooks/agenthooks.json"
 TIMEOUT = 30
 # Copilot runs the sessionStart hooks of every .github/hooks/*.json and the SessionStart hooks of
 # .claude/settings.json, and keeps only the last additionalContext (github/copilot-cli #3589).
-NEIGHBOUR_FILES = ((".github/hooks", "sessionStart"), (".claude/settings.json", "SessionStart"))
+NEIGHBOUR_FILES = ((".github/hooks", "sessionStart"), (".claude/settings.json", "SessionStart"),
+                   (".github/hooks", "subagentStart"), (".claude/settings.json", "SubagentStart"))
 
 
 def command(hook: str, event: str) -> str:
@@ -65,6 +67,7 @@ def _entry(hook: str, event: str, matcher: str | None = None, windows: bool = Fa
 def document(windows: bool = False) -> dict[str, Any]:
     return {"version": 1, "hooks": {
         "sessionStart": [_entry("pre_task", "sessionStart", windows=windows)],
+        "subagentStart": [_entry("pre_task", "subagentStart", windows=windows)],
         "userPromptSubmitted": [_entry("on_compact", "userPromptSubmitted", windows=windows)],
         "postToolUse": [_entry("post_edit", "postToolUse", "edit|create", windows),
                         _entry("on_compact", "postToolUse", windows=windows)],

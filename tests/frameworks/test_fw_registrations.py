@@ -19,6 +19,7 @@ from agenthooks.render import OWNER_ID
 NESTED = {
     "claude-code": (claude_code, {
         "SessionStart": ("startup|resume|clear|compact", "pre_task"),
+        "SubagentStart": (None, "pre_task"),
         "UserPromptSubmit": (None, "on_compact"),
         "PostToolUse": ("Edit|Write|MultiEdit|NotebookEdit", "post_edit"),
         "PreCompact": (None, "on_compact"),
@@ -26,6 +27,7 @@ NESTED = {
     }, 30),
     "codex": (codex, {
         "SessionStart": ("startup|resume|clear|compact", "pre_task"),
+        "SubagentStart": (None, "pre_task"),
         "UserPromptSubmit": (None, "on_compact"),
         "PostToolUse": ("apply_patch|Edit|Write", "post_edit"),
         "PreCompact": (None, "on_compact"),
@@ -97,6 +99,7 @@ def test_flat_registrations(installed):  # type: ignore[no-untyped-def]
     assert cop["version"] == 1
     assert {e: [(h.get("matcher"), h["bash"]) for h in v] for e, v in cop["hooks"].items()} == {
         "sessionStart": [(None, "bash -p ./.agent/hooks/pre_task.sh copilot-cli --event=sessionStart")],
+        "subagentStart": [(None, "bash -p ./.agent/hooks/pre_task.sh copilot-cli --event=subagentStart")],
         "userPromptSubmitted": [(None, "bash -p ./.agent/hooks/on_compact.sh copilot-cli --event=userPromptSubmitted")],
         "postToolUse": [("edit|create", "bash -p ./.agent/hooks/post_edit.sh copilot-cli --event=postToolUse"),
                         (None, "bash -p ./.agent/hooks/on_compact.sh copilot-cli --event=postToolUse")],

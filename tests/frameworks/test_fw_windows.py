@@ -52,7 +52,7 @@ def win_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_copilot_entries_carry_a_powershell_command_with_the_same_hook_and_arguments(win_repo: Path) -> None:
     data = json.loads((win_repo / copilot_cli.PATH).read_text())
     entries = [e for v in data["hooks"].values() for e in v]
-    assert len(entries) == 5
+    assert len(entries) == 6
     for e in entries:
         bash = shlex.split(e["bash"])
         assert bash[:2] == ["bash", "-p"]
@@ -100,7 +100,8 @@ def decoded(command: str) -> str:
 def test_codex_handlers_carry_a_command_windows_both_windows_shells_read_as_it_is(win_repo: Path) -> None:
     data = json.loads((win_repo / codex.PATH).read_text())
     hooks = {ev: g["hooks"][0] for ev, groups in data["hooks"].items() for g in groups}
-    assert set(hooks) == {"SessionStart", "UserPromptSubmit", "PostToolUse", "PreCompact", "PostCompact"}
+    assert set(hooks) == {"SessionStart", "SubagentStart", "UserPromptSubmit", "PostToolUse", "PreCompact",
+                          "PostCompact"}
     for ev, h in hooks.items():
         assert list(h) == ["type", "command", "commandWindows", "timeout"]
         win = h["commandWindows"]
