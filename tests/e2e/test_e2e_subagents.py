@@ -186,6 +186,14 @@ def blocks(req: Request) -> list[str]:
     return H.blocks_in(req.body)
 
 
+def subagent_block(run: Run) -> str:
+    """The one memory block in the subagent's first request: the subagent's."""
+    first = run.subagent[0]
+    found = blocks(first)
+    assert len(found) == 1 and SUB_INTRO in found[0], f"{found}\n{first.json_text[:8000]}"
+    return found[0]
+
+
 def shown_subagent_block(project: H.Project) -> str:
     """What pre_task.sh says a subagent gets now (the generic form: the bare block)."""
     proc = subprocess.run(["bash", ".agent/hooks/pre_task.sh", "--show", "--event=SubagentStart"],
@@ -201,10 +209,7 @@ host_names = pytest.mark.parametrize("name", list(HOSTS))
 def test_a_subagent_gets_the_rules_and_in_progress_in_its_first_request(
         runs: Callable[[str, bool], Run], name: str) -> None:
     run = runs(name, False)
-    first = run.subagent[0]
-    found = blocks(first)
-    assert len(found) == 1 and SUB_INTRO in found[0], f"{found}\n{first.json_text[:8000]}"
-    block = found[0]
+    block = subagent_block(run)
     for needle in (run.project.rule, H.PROGRESS):
         assert needle in block, (needle, block)
     # The block that reached it is the one the hooks build for a subagent, whole.
@@ -228,7 +233,7 @@ def test_a_subagent_never_gets_the_notes_the_goal_or_the_key_decisions(
 def test_a_subagents_block_is_within_subagent_budget_tokens(
         runs: Callable[[str, bool], Run], name: str) -> None:
     run = runs(name, False)
-    block = blocks(run.subagent[0])[0]
+    block = subagent_block(run)
     # A token is at least 4 ASCII characters: at most 4 * budget characters, markers included.
     assert len(block) <= 4 * SUB_BUDGET, (len(block), block)
     # The memory is larger than the budget: the block was cut, from the bottom of the rules,
