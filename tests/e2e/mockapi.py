@@ -103,6 +103,7 @@ class Reply:
     args: Any = None
     input_tokens: int | None = None
     output_tokens: int = 20
+    namespace: str = ""  # Responses API: the namespace tool holding a function (Codex's collaboration)
 
 
 def text(s: str, *, input_tokens: int | None = None) -> Reply:
@@ -123,9 +124,10 @@ def edit(path: str, old: str, new: str, *, input_tokens: int | None = None,
                  input_tokens=input_tokens)
 
 
-def tool(name: str, args: Any, *, input_tokens: int | None = None) -> Reply:
-    """A raw tool call: dict args = function call, str args = Codex custom tool."""
-    return Reply("tool", name=name, args=args, input_tokens=input_tokens)
+def tool(name: str, args: Any, *, input_tokens: int | None = None, namespace: str = "") -> Reply:
+    """A raw tool call: dict args = function call, str args = Codex custom tool; namespace: the
+    Responses API namespace tool the function belongs to (Codex's `collaboration`)."""
+    return Reply("tool", name=name, args=args, input_tokens=input_tokens, namespace=namespace)
 
 
 # --------------------------------------------------------------------------
@@ -180,6 +182,34 @@ def _texts(obj: Any) -> list[str]:
     elif isinstance(obj, list):
         for v in obj:
             out.extend(_texts(v))
+    return out
+
+
+def user_texts(body: Any) -> list[str]:
+    """The texts of a request's user messages (Anthropic messages, Responses input, Chat
+    Completions messages) and of the messages other agents sent it (Codex's agent_message
+    items, whose encrypted payload the mock reads as it was sent), tool results left out: what
+    the user, or a parent agent, asked."""
+    if not isinstance(body, dict):
+        return []
+    out: list[str] = []
+    for item in body.get("messages") or body.get("input") or []:
+        if not isinstance(item, dict) or not (
+                item.get("type") == "agent_message"
+                or (item.get("role") == "user" and item.get("type", "message") == "message")):
+            continue
+        content = item.get("content")
+        if isinstance(content, str):
+            out.append(content)
+            continue
+        for part in content or []:
+            if not isinstance(part, dict):
+                continue
+            if part.get("type") in ("text", "input_text") and isinstance(part.get("text"), str):
+                out.append(part["text"])
+            elif part.get("type") == "encrypted_content" \
+                    and isinstance(part.get("encrypted_content"), str):
+                out.append(part["encrypted_content"])
     return out
 
 
@@ -251,6 +281,8 @@ class MockAPI:
         self.refused: list[str] = []
         self.errors: list[str] = []
         self._scripts: dict[str, list[Reply]] = {d: [] for d in DIALECTS}
+        # (dialect, needle) -> the replies of the requests whose user messages hold needle
+        self._routes: dict[tuple[str, str], list[Reply]] = {}
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._server: http.server.ThreadingHTTPServer | None = None
@@ -299,11 +331,28 @@ class MockAPI:
         with self._lock:
             self._scripts[dialect].extend(replies)
 
+    def script_for(self, dialect: str, needle: str, replies: list[Reply]) -> None:
+        """Replies for the requests whose user messages (not tool results) hold needle, ahead
+        of the dialect's queue: a subagent the main loop started with that task runs beside
+        the main loop, and each gets its own script whatever the order of their requests."""
+        if dialect not in DIALECTS:
+            raise ValueError(f"unknown dialect {dialect!r}")
+        with self._lock:
+            self._routes.setdefault((dialect, needle), []).extend(replies)
+
     def pending(self, dialect: str) -> list[Reply]:
         with self._lock:
             return list(self._scripts[dialect])
 
-    def _next_reply(self, dialect: str) -> Reply:
+    def _next_reply(self, dialect: str, body: Any = None) -> Reply:
+        with self._lock:
+            routes = [(needle, q) for (d, needle), q in self._routes.items() if d == dialect]
+        if routes:
+            said = "\n".join(user_texts(body))
+            for needle, queue in routes:
+                if needle in said:
+                    with self._lock:
+                        return queue.pop(0) if queue else text(self.default_text)
         with self._lock:
             queue = self._scripts[dialect]
             if queue:
@@ -391,7 +440,7 @@ class MockAPI:
         if any(CLAUDE_SUMMARY_MARK in t for t in _texts(last.get("content"))):
             # In <summary> tags, as asked: Claude Code 2.1.328 asks again for an answer without.
             return "summary", text(f"<summary>{self.summary_text}</summary>")
-        return "main", self._next_reply("claude")
+        return "main", self._next_reply("claude", body)
 
     def claude_blocks(self, reply: Reply) -> list[dict]:
         blocks: list[dict] = []
@@ -468,7 +517,7 @@ class MockAPI:
         if any(CODEX_SUMMARY_MARK in t or t.startswith(COPILOT_SUMMARY_MARK)
                for t in _texts(last.get("content"))):
             return "summary", text(self.summary_text)
-        return "main", self._next_reply("codex")
+        return "main", self._next_reply("codex", body)
 
     def codex_patch(self, reply: Reply) -> str:
         path = self._rel(reply.path)
@@ -504,10 +553,12 @@ class MockAPI:
                               "status": "completed", "call_id": self._new_id("call_"),
                               "name": reply.name, "input": reply.args})
             else:
-                items.append({"type": "function_call", "id": self._new_id("fc_"),
-                              "status": "completed", "call_id": self._new_id("call_"),
-                              "name": reply.name,
-                              "arguments": json.dumps(reply.args or {})})
+                call = {"type": "function_call", "id": self._new_id("fc_"),
+                        "status": "completed", "call_id": self._new_id("call_"),
+                        "name": reply.name, "arguments": json.dumps(reply.args or {})}
+                if reply.namespace:
+                    call["namespace"] = reply.namespace
+                items.append(call)
         return items
 
     def codex_response(self, body: dict, reply: Reply) -> tuple[str, bytes]:
@@ -554,7 +605,7 @@ class MockAPI:
             return "summary", text(summary, input_tokens=self.summary_input_tokens)
         if any(mark in system for mark in CHAT_UTILITY_MARKS):
             return "utility", text("Mock title")
-        return "main", self._next_reply("chat")
+        return "main", self._next_reply("chat", body)
 
     def chat_response(self, body: dict, reply: Reply) -> tuple[str, bytes]:
         inp = reply.input_tokens or DEFAULT_INPUT_TOKENS
@@ -603,7 +654,7 @@ class MockAPI:
             return "utility", sample_from_schema(schema or {})
         if not streamed and not body.get("tools"):
             return "utility", text(self.default_text)
-        return "main", self._next_reply("gemini")
+        return "main", self._next_reply("gemini", body)
 
     def gemini_parts(self, reply: Reply) -> list[dict]:
         parts: list[dict] = []

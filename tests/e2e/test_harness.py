@@ -305,6 +305,38 @@ def test_tool_reply_is_sent_verbatim(tmp_path: Path) -> None:
         assert item["type"] == "function_call" and json.loads(item["arguments"]) == {"cmd": "true"}
 
 
+
+def test_namespaced_call_and_replies_routed_by_task(tmp_path: Path) -> None:
+    """A function of a namespace tool names it; a request whose user message (or a parent
+    agent's message) holds a routed task takes that task's script, tool results not counted."""
+    def codex_input(*items: dict) -> dict:
+        return {"stream": True, "input": list(items)}
+
+    def said(text_: str) -> dict:
+        return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text_}]}
+
+    with MockAPI(workdir=tmp_path) as mock:
+        mock.script("codex", [tool("spawn_agent", {"message": "TASK-1"}, namespace="collaboration"),
+                              text("main")])
+        mock.script_for("codex", "TASK-1", [text("child")])
+        _, out = _post(mock, "/v1/responses", codex_input(said("go")))
+        item = _sse_events(out)[2]["item"]
+        assert item["type"] == "function_call" and item["namespace"] == "collaboration"
+        # The parent's next request echoes TASK-1 in a call and its output: not routed.
+        _, out = _post(mock, "/v1/responses", codex_input(said("go"), item, {
+            "type": "function_call_output", "call_id": item["call_id"], "output": "TASK-1"}))
+        assert _sse_events(out)[2]["item"]["content"][0]["text"] == "main"
+        # The child: its task arrives in an agent_message, encrypted on the wire.
+        _, out = _post(mock, "/v1/responses", codex_input({
+            "type": "agent_message", "author": "/root", "recipient": "/root/c",
+            "content": [{"type": "encrypted_content", "encrypted_content": "TASK-1"}]}))
+        assert _sse_events(out)[2]["item"]["content"][0]["text"] == "child"
+        mock.script_for("claude", "TASK-2", [text("claude child")])
+        _, out = _post(mock, "/v1/messages?beta=true", {"stream": False, "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "TASK-2"}]}]})
+        assert json.loads(out)["content"][0]["text"] == "claude child"
+        assert mock.pending("codex") == []
+
 def test_proxy_trap_catches_real_cli(clis: C.CLIs, sandbox: C.Sandbox, mock_api: MockAPI) -> None:
     # Proves `refused == []` elsewhere is meaningful: without the nonessential-traffic
     # switch Claude tries api.anthropic.com through the proxy, and the mock refuses it.
