@@ -1,7 +1,9 @@
 """`make bench` section 6: this release's hooks against c583b18's (hooks rev 6, the last
 release before the hooks' library; its render for linux and Claude Code is kept in
 bench/c583b18/), side by side: instructions per run (callgrind, deterministic), then wall
-time as ratios to `bash -c :` and to the other from one interleaved run."""
+time as ratios to `bash -c :` and to the other from one interleaved run. The instructions are
+also held beside 564a2fd's (bench/564a2fd/: the same release before many agents per repo:
+memory found from the cwd, boards per branch, the changed-under-you line, subagents)."""
 from __future__ import annotations
 
 import argparse
@@ -14,6 +16,7 @@ from harness import BASH, BENCH, FRAMEWORK, Table, Variant, interleave, ratio_ro
 from lab import Lab, capture, git_init, state_setter, write_corpus
 
 PAST = BENCH / "c583b18"  # .agent/hooks/ and config.yaml as c583b18 rendered them
+BEFORE_AGENTS = BENCH / "564a2fd"  # and as 564a2fd rendered them (with lib/)
 # The wall-clock limit: a change that slows a hot path past it fails this section. The
 # instruction counts are held to c583b18's own (at or below).
 LIMIT = 1.30
@@ -21,12 +24,12 @@ PATHS = ("pre_task", "post_edit", "on_compact quiet", "on_compact quiet, 48 stat
          "on_compact quiet, transcript", "pre_task --statusline")
 
 
-def past_repo(lab: Lab, name: str) -> Path:
-    """A repo holding c583b18's hooks and config.yaml, with the same corpus."""
+def past_repo(lab: Lab, name: str, past: Path = PAST) -> Path:
+    """A repo holding a past render's hooks and config.yaml (c583b18's), with the same corpus."""
     repo = lab.tmp / name
     git_init(repo)
-    shutil.copytree(PAST / "hooks", repo / ".agent" / "hooks")
-    shutil.copy(PAST / "config.yaml", repo / ".agent" / "config.yaml")
+    shutil.copytree(past / "hooks", repo / ".agent" / "hooks")
+    shutil.copy(past / "config.yaml", repo / ".agent" / "config.yaml")
     (repo / ".agent" / "log").mkdir()
     write_corpus(repo, 1)
     subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
@@ -67,13 +70,16 @@ def bench_release(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
                 **figures(lab, new, "now"), **figures(lab, old, "c583b18")}
     sec = "6. this release against c583b18 (instructions per run, callgrind)"
     if callgrind.available():
-        counts = {k: callgrind.instructions(v) for k, v in variants.items()}
+        before = figures(lab, past_repo(lab, "r6-564a2fd", BEFORE_AGENTS), "564a2fd")
+        counts = {k: callgrind.instructions(v) for k, v in {**variants, **before}.items()}
         details["release_instructions"] = counts
         t.add(sec, "bash -c :", f"{counts['bash -c :'] / 1e6:.2f} M", "", None)
-        for name in PATHS:
-            now, past = counts[f"{name} now"], counts[f"{name} c583b18"]
-            t.add(sec, name, f"{now / 1e6:.2f} M (c583b18 {past / 1e6:.2f} M, {now / past:.2f}x)",
-                  "<= c583b18", now <= past, now=now, past=past)
+        for base in ("c583b18", "564a2fd"):
+            for name in PATHS:
+                now, past = counts[f"{name} now"], counts[f"{name} {base}"]
+                label = name if base == "c583b18" else f"{name} (against {base})"
+                t.add(sec, label, f"{now / 1e6:.2f} M ({base} {past / 1e6:.2f} M, {now / past:.2f}x)",
+                      f"<= {base}", now <= past, now=now, past=past)
     else:
         t.add(sec, "valgrind", "not installed (apt-get install valgrind)", "", False)
     if args.instructions_only:
