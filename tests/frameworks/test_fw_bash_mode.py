@@ -47,7 +47,7 @@ def commands(repo: Path, name: str, shown: str) -> list[str]:
     return [c for c in re.findall(r"`([^`]*)`", shown) if ".agent/hooks/" in c]
 
 
-EXPECTED = {"claude-code": 6, "codex": 5, "gemini-cli": 4, "cursor": 4, "copilot-cli": 5,
+EXPECTED = {"claude-code": 7, "codex": 6, "gemini-cli": 4, "cursor": 4, "copilot-cli": 6,
             "windsurf": 1, "cline": 2, "opencode": 1, "aider": 1, "generic": 3, "qwen-code": 2,
             "droid": 6, "kilo": 1, "pi": 1}
 

@@ -162,7 +162,7 @@ def test_merge_keeps_foreign_entries_and_never_duplicates(tmp_path, name):  # ty
     first_event = "PostToolUse" if name != "gemini-cli" else "AfterTool"
     if name != "gemini-cli":
         assert hooks["PostToolUse"][0] == FOREIGN["hooks"]["PostToolUse"][0]
-    ours = 5 if name in ("claude-code", "codex") else 4  # Claude Code and Codex: PostCompact too
+    ours = 6 if name in ("claude-code", "codex") else 4  # Claude Code and Codex: PostCompact, SubagentStart too
     assert ours_count(data) == ours and first_event in hooks
     commit(repo)
     for _ in range(2):

@@ -144,7 +144,7 @@ def test_install_then_uninstall_gives_the_file_back_byte_for_byte(tmp_path, name
     assert {k: v for k, v in data.items() if k != "hooks"} == \
         {k: v for k, v in before.items() if k != "hooks"}
     ours = [c for c in commands(data) if _jsonhooks.is_ours(c)]
-    assert len(ours) == (1 if name == "windsurf" else 5 if name in ("claude-code", "codex") else 4)
+    assert len(ours) == (1 if name == "windsurf" else 6 if name in ("claude-code", "codex") else 4)
     assert [c for c in commands(data) if not _jsonhooks.is_ours(c)] == commands(before)
     # Every line of the user's file is still there, as it was.
     assert all(line in text for line in user_file(name, style).splitlines()
@@ -236,7 +236,7 @@ def test_a_byte_order_mark_is_kept(tmp_path, name):  # type: ignore[no-untyped-d
     install(repo, "--framework", name)
     raw = path.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf{") and raw.count(b"\xef\xbb\xbf") == 1
-    assert len([c for c in commands(json.loads(raw[3:])) if _jsonhooks.is_ours(c)]) == (5 if name == "claude-code" else 4)
+    assert len([c for c in commands(json.loads(raw[3:])) if _jsonhooks.is_ours(c)]) == (6 if name == "claude-code" else 4)
     uninstall(repo)
     assert path.read_bytes() == original
 
