@@ -4,6 +4,7 @@ this repository's (a linked worktree's own .agent/ included); else the hook's ow
 every userland, the Git Bash one handing the hook Windows paths (C:\\Users\\me\\...)."""
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -69,6 +70,20 @@ def test_a_payload_cwd_in_a_worktree_gets_the_worktrees_memory(land):  # type: i
     # The same hook from the main checkout's folder: main's board.
     out = block(run_hook(repo, "pre_task", start(repo, "s2"), "generic", env=env))
     assert "main: cut the release notes" in out and "feature: wire the parser" not in out
+
+
+def test_a_nested_cwd_naming_this_checkout_never_hides_the_payloads_own(land):  # type: ignore[no-untyped-def]
+    """The payload's one cwd naming the hook's checkout is told by a glob; a second cwd, nested
+    in a tool's input and naming the checkout, does not stand in for the top-level one."""
+    repo, wt, env = land
+    nested = {"session_id": "s1", "hook_event_name": "SessionStart", "source": "startup",
+              "tool_input": {"cwd": str(repo)}, "cwd": str(wt)}
+    out = block(run_hook(repo, "pre_task", nested, "generic", env=env))
+    assert "feature: wire the parser" in out and "main: cut the release notes" not in out
+    for spacing in ('"cwd":', '"cwd": '):
+        text = json.dumps(start(repo, "s2")).replace('"cwd": ', spacing)
+        out = block(run_hook(repo, "pre_task", text, "generic", env=env))
+        assert "main: cut the release notes" in out and "feature: wire the parser" not in out
 
 
 def test_a_subfolder_with_spaces_is_the_same_memory_with_no_log_line(land):  # type: ignore[no-untyped-def]
