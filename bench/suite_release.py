@@ -69,8 +69,8 @@ def bench_release(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
     variants = {"bash -c :": Variant([BASH, "-c", ":"], "/dev/null", str(new), lab.env),
                 **figures(lab, new, "now"), **figures(lab, old, "c583b18")}
     sec = "6. this release against c583b18 (instructions per run, callgrind)"
+    before = figures(lab, past_repo(lab, "r6-564a2fd", BEFORE_AGENTS), "564a2fd")
     if callgrind.available():
-        before = figures(lab, past_repo(lab, "r6-564a2fd", BEFORE_AGENTS), "564a2fd")
         counts = {k: callgrind.instructions(v) for k, v in {**variants, **before}.items()}
         details["release_instructions"] = counts
         t.add(sec, "bash -c :", f"{counts['bash -c :'] / 1e6:.2f} M", "", None)
@@ -84,7 +84,7 @@ def bench_release(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
         t.add(sec, "valgrind", "not installed (apt-get install valgrind)", "", False)
     if args.instructions_only:
         return
-    s = {k: stats(v) for k, v in interleave(variants, args.warmup, args.runs).items()}
+    s = {k: stats(v) for k, v in interleave({**variants, **before}, args.warmup, args.runs).items()}
     details["release"] = s
     sec = "6. this release against c583b18 (wall: ratios of medians, same run)"
     for name in PATHS:
@@ -92,3 +92,5 @@ def bench_release(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
         t.add(sec, f"{name} / bash -c :", f"now {now['median_ms'] / floor['median_ms']:.2f}x, "
               f"c583b18 {past['median_ms'] / floor['median_ms']:.2f}x", "", None)
         ratio_row(t, sec, f"{name}: now / c583b18", now, past, LIMIT, "c583b18")
+    for name in PATHS:
+        ratio_row(t, sec, f"{name}: now / 564a2fd", s[f"{name} now"], s[f"{name} 564a2fd"], 1.0, "564a2fd")
