@@ -18,6 +18,7 @@ from agenthooks import answers as answers_mod
 from agenthooks import install as install_mod
 from agenthooks.errors import MissingAnswer, UserError
 from support.helpers import ROOT, cli, git, install, make_repo, run_hook
+from support.tree import tree
 
 COMMANDS = ("install",)
 
@@ -36,12 +37,6 @@ LAYOUT = {
 }
 
 
-def tree(root: Path) -> dict[str, tuple[bytes, int]]:
-    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mode & 0o777)
-            for p in sorted(root.rglob("*")) if p.is_file() and ".git/" not in str(p) + "/"
-            and not str(p.relative_to(root)).startswith(".git/")}
-
-
 def test_version_and_help_on_every_command() -> None:
     out = cli("--version")
     assert out.returncode == 0 and out.stdout.startswith("agenthooks ")
@@ -57,7 +52,7 @@ def test_version_and_help_on_every_command() -> None:
 def test_install_scaffolds_the_documented_layout(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     proc = install(repo)
-    assert set(tree(repo)) == LAYOUT
+    assert set(tree(repo, dirs=False)) == LAYOUT
     for hook in ("pre_task", "post_edit", "on_compact"):
         assert os.access(repo / f".agent/hooks/{hook}.sh", os.X_OK)
         assert f"create     .agent/hooks/{hook}.sh" in proc.stdout
@@ -447,12 +442,13 @@ def test_dropping_a_framework_unregisters_it_with_one_verdict_per_file(tmp_path:
             "--framework", "gemini-cli")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "installed")
-    before = tree(repo)
+    whole = tree(repo)
+    before = tree(repo, dirs=False)  # the files: each verdict names one
     dry = install(repo, "--framework", "codex", "--dry-run")
-    assert tree(repo) == before
+    assert tree(repo) == whole
     proc = install(repo, "--framework", "codex")
     assert _verdict_rows(dry.stdout) == _verdict_rows(proc.stdout)
-    after = tree(repo)
+    after = tree(repo, dirs=False)
     rows = _verdict_rows(proc.stdout)
     paths = [p for _, p in rows]
     assert len(paths) == len(set(paths)), proc.stdout
