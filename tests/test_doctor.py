@@ -5,7 +5,8 @@ import json
 from pathlib import Path
 
 from support.helpers import cli, install, make_repo, run_hook
-from support.upgrade import install_v0, tree
+from support.tree import tree
+from support.upgrade import install_v0
 
 
 def doctor(repo: Path, *args: str):  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ import pytest
 
 from agenthooks import health, statefiles, transcript
 from support.helpers import log_lines, cli, install, make_repo
-from support.upgrade import tree
+from support.tree import tree
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 RULES = "# Project hard rules\n- E2E-RULE-7f3: never use tabs\n- E2E-RULE-9b2: every API returns code, data, msg\n"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from support.helpers import cli, install, make_repo, unavailable
-from support.reliability import tree
+from support.tree import tree
 
 ALL = ("claude-code", "codex", "gemini-cli", "cursor", "copilot-cli", "cline", "windsurf",
        "opencode", "aider", "generic")

@@ -161,6 +161,7 @@ def test_the_wheel_and_the_sdist_install_in_a_clean_venv_and_run_the_quick_start
 
     names = zipfile.ZipFile(wheels[0]).namelist()
     assert "agenthooks/plugin/hooks/dispatch.sh" in names and "agenthooks/templates/hooks/pre_task.sh.j2" in names
+    assert "agenthooks/templates/memory/zh/snapshot.md.j2" in names
     members = tarfile.open(sdists[0]).getnames()
     top = members[0].split("/")[0]
     assert f"{top}/.claude-plugin/marketplace.json" in members and f"{top}/plugin/hooks/hooks.json" in members
@@ -171,6 +172,16 @@ def test_the_wheel_and_the_sdist_install_in_a_clean_venv_and_run_the_quick_start
                              capture_output=True, text=True, timeout=600)
         assert pip.returncode == 0, pip.stdout + pip.stderr
         _quick_start_with(str(venv / "bin/agenthooks"), cwd / venv.name, env)
+        # From a folder that is neither the checkout nor the repo: the templates come from the package.
+        elsewhere = cwd / f"elsewhere-{venv.name}"
+        elsewhere.mkdir()
+        target = make_repo(cwd / venv.name, "target")
+        done = subprocess.run([str(venv / "bin/agenthooks"), "install", "--yes", str(target)], cwd=elsewhere,
+                              env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and (target / ".agent/hooks/pre_task.sh").is_file(), done.stderr
+        mod = subprocess.run([str(venv / "bin/python"), "-m", "agenthooks", "--version"], cwd=elsewhere,
+                             env=env, capture_output=True, text=True)
+        assert mod.returncode == 0 and mod.stdout.startswith("agenthooks "), mod.stderr
 
 
 def test_uvx_from_the_checkout_runs_install_yes(workdir: tuple[Path, dict[str, str]]) -> None:

@@ -130,34 +130,84 @@ FRAMEWORK_SETS = [["generic"], ["claude-code"], list(NAMES)]
 AWK_ENV = {**os.environ, "LC_ALL": "C"}  # ah_start's `export LC_ALL=C`
 
 
-@pytest.mark.parametrize("platforms,frameworks", list(itertools.product(PROFILES, FRAMEWORK_SETS)))
-def test_every_profile_passes_shellcheck_and_bash_n(tmp_path: Path, platforms, frameworks) -> None:  # type: ignore[no-untyped-def]
-    checkers = shellchecks()
-    paths = []
-    for name, text in hooks(platforms, frameworks).items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
+RENDERS = list(itertools.product(PROFILES, FRAMEWORK_SETS))
+
+
+def distinct_units(renders: list[tuple[list[str], list[str]]], lang: str = "en"
+                   ) -> dict[tuple[str, str, str], list[str]]:
+    """Each distinct thing a check sees, with the renders it comes from: a lib file by its
+    text, an entry point by its text and its profile's lib/prelude.sh (the one file it names
+    in a source directive: shellcheck -x follows it; prelude's own sources are /dev/null).
+    Many renders share files byte for byte; each distinct one is checked once, in one run."""
+    units: dict[tuple[str, str, str], list[str]] = {}
+    for platforms, frameworks in renders:
+        texts = hooks(platforms, frameworks, lang)
+        prelude = texts[".agent/hooks/lib/prelude.sh"]
+        for path, text in texts.items():
+            if path.endswith(".sh"):
+                key = (path.rsplit("/", 1)[1], text, "" if "/lib/" in path else prelude)
+                units.setdefault(key, []).append(f"{'+'.join(platforms)} {'+'.join(frameworks)} {lang}: {path}")
+    return units
+
+
+def lay_out(units: dict[tuple[str, str, str], list[str]], base: Path) -> dict[str, list[str]]:
+    """Each unit in a folder of its own (an entry point beside its lib/prelude.sh, as in
+    .agent/hooks/), so one shellcheck run reads them all; the written path -> its renders."""
+    where = {}
+    for n, ((name, text, prelude), renders) in enumerate(units.items()):
+        folder = base / str(n)
+        (folder / "lib").mkdir(parents=True)
+        if prelude:
+            (folder / "lib/prelude.sh").write_text(prelude)
+            path = folder / name
+        else:
+            path = folder / "lib" / name
         path.write_text(text)
-        if name.endswith(".sh"):
-            paths.append(str(path))
-            subprocess.run(["bash", "-n", str(path)], check=True)
+        where[str(path)] = renders
+    return where
+
+
+def test_every_render_passes_shellcheck_and_bash_n(tmp_path: Path) -> None:
+    """Every .sh file of every profile x framework set: bash -n, and both shellchecks (-x: an
+    entry point is checked with the lib/prelude.sh it sources); a macOS render's files carry
+    no bash 4 construct."""
+    checkers = shellchecks()
+    units = distinct_units(RENDERS)
+    where = lay_out(units, tmp_path)
+    assert len(where) >= len(PROFILES) * len(render.HOOKS), len(where)  # the renders differ
+    for path, renders in where.items():
+        proc = subprocess.run(["bash", "-n", path], capture_output=True, text=True)
+        assert proc.returncode == 0, (renders, proc.stderr)
+        if any(r.split()[0].count("macos") for r in renders):
+            assert findings(Path(path).read_text()) == [], (renders, findings(Path(path).read_text()))
     for shellcheck in checkers:
-        # -x: each hook's source directive names lib/prelude.sh, checked with it.
-        proc = subprocess.run([shellcheck, "-x", "-s", "bash", *paths], capture_output=True, text=True,
-                              cwd=tmp_path / ".agent/hooks")
-        assert proc.returncode == 0, (shellcheck, proc.stdout)
-    if "macos" in platforms:
-        for p in paths:
-            assert findings(Path(p).read_text()) == []
+        proc = subprocess.run([shellcheck, "-x", "-s", "bash", "-f", "gcc", *where], capture_output=True,
+                              text=True)
+        found: dict[str, list[str]] = {}
+        for line in proc.stdout.splitlines():
+            found.setdefault(line.split(":", 1)[0], []).append(line)
+        bad = {f"{where.get(p, [p])[0]} (and {len(where.get(p, [p])) - 1} more renders)": lines
+               for p, lines in found.items()}
+        assert proc.returncode == 0 and not bad, (shellcheck, bad or proc.stdout, proc.stderr)
+
+
+def test_the_awk_programs_parse_in_every_awk_of_every_profile(tmp_path: Path) -> None:
     # The awk program parses in every awk a userland of the profile may have, run as the
     # hooks run it: under LC_ALL=C (bytes), whatever locale the test suite was started in
     # (gawk in a UTF-8 locale refuses clean.awk's byte ranges: Invalid collation character).
-    lib = tmp_path / ".agent/hooks/lib"
-    for awk in AWKS:
-        argv = [*awk.split(), "-f", str(lib / "memory.awk"), "-f", str(lib / "clean.awk"), "-f", str(lib / "block.awk"),
-                "/dev/null"]
-        proc = subprocess.run(argv, capture_output=True, text=True, env=AWK_ENV)
-        assert proc.returncode == 0 and proc.stdout.startswith("figures "), (awk, proc.stderr)
+    programs: dict[tuple[str, ...], list[str]] = {}
+    for platforms, frameworks in RENDERS:
+        texts = hooks(platforms, frameworks)
+        key = tuple(texts[f".agent/hooks/lib/{n}.awk"] for n in ("memory", "clean", "block"))
+        programs.setdefault(key, []).append(f"{'+'.join(platforms)} {'+'.join(frameworks)}")
+    for n, (key, renders) in enumerate(programs.items()):
+        files = []
+        for name, text in zip(("memory", "clean", "block"), key):
+            files += ["-f", str(tmp_path / f"{n}-{name}.awk")]
+            Path(files[-1]).write_text(text)
+        for awk in AWKS:
+            proc = subprocess.run([*awk.split(), *files, "/dev/null"], capture_output=True, text=True, env=AWK_ENV)
+            assert proc.returncode == 0 and proc.stdout.startswith("figures "), (awk, renders, proc.stderr)
 
 
 def test_environment_is_strict_and_bash_safe() -> None:
@@ -303,15 +353,22 @@ def shfmt() -> str:
     return require("shfmt", "apt-get install shfmt")
 
 
-@pytest.mark.parametrize("platforms,frameworks", list(itertools.product(PROFILES, FRAMEWORK_SETS)))
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_shfmt_keeps_every_render_in_one_shape(platforms, frameworks, lang: str) -> None:  # type: ignore[no-untyped-def]
+def test_shfmt_keeps_every_render_in_one_shape(tmp_path: Path) -> None:
+    """Every .sh file of every profile x framework set, in English and Chinese: shfmt -d
+    finds nothing to change (each distinct file once, all in one run)."""
     tool = shfmt()
-    for path, text in hooks(platforms, frameworks, lang).items():
-        if not path.endswith(".sh"):
-            continue
-        proc = subprocess.run([tool, *SHFMT_FLAGS, "-d"], input=text, capture_output=True, text=True)
-        assert proc.returncode == 0, (path, proc.stdout[:2000], proc.stderr)
+    units = {**distinct_units(RENDERS, "en"), **distinct_units(RENDERS, "zh")}
+    texts: dict[str, list[str]] = {}
+    for (_, text, _), renders in units.items():
+        texts.setdefault(text, []).extend(renders)
+    where = {}
+    for n, (text, renders) in enumerate(texts.items()):
+        path = tmp_path / f"{n}.sh"
+        path.write_text(text)
+        where[str(path)] = renders
+    proc = subprocess.run([tool, *SHFMT_FLAGS, "-d", *where], capture_output=True, text=True)
+    named = "".join(f"{p}: {where[p][0]} (and {len(where[p]) - 1} more)\n" for p in where if p in proc.stdout)
+    assert proc.returncode == 0 and not proc.stderr, (named, proc.stdout[:3000], proc.stderr)
 
 
 # shfmt's options for the hooks: two-space indent, case arms indented, bash.

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.helpers import cli, git, install, make_repo, run_hook
-from support.upgrade import assert_truthful, commit_all, tree, upgrade, verdicts
+from support.tree import tree
+from support.upgrade import assert_truthful, commit_all, upgrade, verdicts
 
 PRE = ".agent/hooks/pre_task.sh"
 POST = ".agent/hooks/post_edit.sh"

@@ -11,7 +11,8 @@ import pytest
 
 from support.helpers import (SAMPLE_TATTOO, cli, git, install, make_repo, memory_bytes, run_hook,
                      unavailable, write_memory)
-from support.upgrade import assert_truthful, tree, verdicts
+from support.tree import tree
+from support.upgrade import assert_truthful, verdicts
 
 PRE = ".agent/hooks/pre_task.sh"
 PRISTINE_REF = "refs/agenthooks/pristine"

@@ -11,8 +11,9 @@ import pytest
 
 from agenthooks import config, manifest, render
 from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, make_repo, memory_bytes, run_hook
-from support.upgrade import (assert_truthful, commit_all, install_v0, resolve, tree, upgrade,
-                                  verdict_lines, verdicts)
+from support.tree import tree
+from support.upgrade import (assert_truthful, commit_all, install_v0, resolve, upgrade,
+                             verdict_lines, verdicts)
 
 PRE = ".agent/hooks/pre_task.sh"
 POST = ".agent/hooks/post_edit.sh"

@@ -17,7 +17,8 @@ import pytest
 
 from agenthooks import render
 from support.helpers import FIXTURES, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, make_repo, memory_bytes, run_hook
-from support.upgrade import assert_truthful, commit_all, resolve, tree, upgrade, verdicts
+from support.tree import tree
+from support.upgrade import assert_truthful, commit_all, resolve, upgrade, verdicts
 
 V1 = FIXTURES / "templates_v1"
 V2 = FIXTURES / "templates_v2"

@@ -13,22 +13,9 @@ import pytest
 
 from agenthooks import dispatch
 from support.helpers import claude_repo, cli, install, make_repo
+from support.tree import tree
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
-
-
-def tree(folder: Path) -> dict[str, bytes | str]:
-    """Every file (bytes) and link (its target) under folder."""
-    out: dict[str, bytes | str] = {}
-    for p in sorted(folder.rglob("*")):
-        rel = str(p.relative_to(folder))
-        if p.is_symlink():
-            out[rel] = "-> " + os.readlink(p)
-        elif p.is_file():
-            out[rel] = p.read_bytes()
-        else:
-            out[rel] = "dir"
-    return out
 
 
 def user(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from support.memory import tree
+from support.tree import tree
 from support.helpers import SAMPLE_SNAPSHOT, cli, log_lines, run_hook, write_memory
 
 
@@ -48,19 +48,19 @@ def test_archives_are_never_injected(repo: Path) -> None:
 
 def test_archive_refuses_an_empty_snapshot(repo: Path) -> None:
     assert cli("archive", str(repo)).returncode == 0
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("archive", str(repo))
     assert proc.returncode == 1 and proc.stderr.startswith("agenthooks: ")
-    assert "Traceback" not in proc.stderr and tree(repo) == before
+    assert "Traceback" not in proc.stderr and tree(repo, mtime=True) == before
     assert cli("archive", str(repo), "--force").returncode == 0
 
 
 def test_simulate_passes_and_never_touches_the_real_agent_dir(repo: Path) -> None:
     run_hook(repo, "pre_task")
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("simulate", str(repo))
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
     out = proc.stdout
     for step in ("start", "edits", "prompts", "compaction signal", "length drop",
                  "resume after compaction", "working set", "content"):
@@ -80,12 +80,12 @@ def test_simulate_fails_when_a_hook_is_broken(repo: Path) -> None:
     line = "  ah_event event\n"  # on_compact's main, after the quiet path
     assert text.count(line) == 1
     hook.write_text(text.replace(line, "  exit 7\n"))
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("simulate", str(repo))
     assert proc.returncode == 1
     assert re.search(r"^  FAIL  compaction signal: ", proc.stdout, re.M)
     assert "drill FAILED" in proc.stdout
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
 
 
 def test_simulate_fails_when_pre_task_does_not_parse(repo: Path) -> None:

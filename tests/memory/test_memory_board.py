@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from support.helpers import SAMPLE_SNAPSHOT, cli, install, log_lines, make_repo, write_memory
-from support.memory import tree
+from support.tree import tree
 
 from agenthooks.memory import board, parse
 
@@ -57,7 +57,7 @@ def test_done_moves_an_in_progress_item_by_number_or_words(repo: Path) -> None:
 
 
 def test_the_checks_of_rule_apply(repo: Path) -> None:
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     secret = cli("board", "decide", "deploy key AKIAABCDEFGHIJKLMNOP", str(repo))
     assert secret.returncode == 1 and "looks like a secret" in secret.stderr
     two = cli("board", "doing", "one\ntwo", str(repo))
@@ -66,10 +66,10 @@ def test_the_checks_of_rule_apply(repo: Path) -> None:
     assert empty.returncode == 1 and "empty" in empty.stderr
     clash = cli("board", "decide", "Indent with tabs", str(repo))  # against tattoo.md
     assert clash.returncode == 1 and "contradicts .agent/memory/tattoo.md:2" in clash.stderr
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
     dup = cli("board", "todo", "Cache layer.", str(repo))
     assert dup.returncode == 0 and "already on the board" in dup.stdout
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
     # History is no rule: Tried and failed may say what a rule forbids.
     assert cli("board", "tried", "Indent with tabs: the linter rejected it", str(repo)).returncode == 0
 

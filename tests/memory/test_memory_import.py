@@ -10,7 +10,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from support.helpers import SAMPLE_TATTOO, cli, log_lines
-from support.memory import tree
+from support.tree import tree
 
 from agenthooks.memory import decided, importer, rulelike, sources
 
@@ -255,7 +255,7 @@ def test_same_rule_in_two_files_is_offered_once(repo: Path) -> None:
 
 def test_dry_run_lists_and_writes_nothing(repo: Path) -> None:
     (repo / "CLAUDE.md").write_text(CLAUDE)
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("import", "--dry-run", str(repo))  # one argument, a directory: DIR
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[0].startswith("3 rule(s) found in CLAUDE.md (1 ticked)")
@@ -263,16 +263,16 @@ def test_dry_run_lists_and_writes_nothing(repo: Path) -> None:
     assert "  [x] Never commit to main  [CLAUDE.md:7]" in proc.stdout
     assert "(skipped: contradicts .agent/memory/tattoo.md)" in proc.stdout
     assert "dry run: 1 rule(s) would be appended with --yes" in proc.stdout
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
 
 
 def test_no_tty_without_yes_exits_2_and_writes_nothing(repo: Path) -> None:
     (repo / "CLAUDE.md").write_text(CLAUDE)
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("import", str(repo))
     assert proc.returncode == 2
     assert "no terminal" in proc.stderr and "--yes" in proc.stderr
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
 
 
 def test_yes_appends_the_ticked_bytes_and_never_edits_the_source(repo: Path) -> None:
@@ -356,7 +356,7 @@ def test_lint_warns_on_duplicate_and_contradiction_with_sources(repo: Path) -> N
 
 def test_sources_reads_nothing_it_would_write(repo: Path) -> None:
     (repo / "AGENTS.md").write_text("- Never push\n")
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     sources.all_items(repo, with_nested=True)
     importer.find_rules(repo)
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before

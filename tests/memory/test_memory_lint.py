@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.memory import tree
+from support.tree import tree
 from support.helpers import ROOT, cli, git, install, make_repo, require, snapshot_checkout, write_memory
 
 from agenthooks.memory import lint, parse
@@ -21,11 +21,11 @@ def findings(repo: Path) -> list[str]:
 
 
 def test_clean_memory_passes_and_nothing_is_written(repo: Path) -> None:
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("lint", str(repo))
     assert proc.returncode == 0, proc.stdout
     assert "memory is clean" in proc.stdout
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
 
 
 def test_fresh_install_in_both_languages_is_clean(tmp_path: Path) -> None:

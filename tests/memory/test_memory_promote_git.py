@@ -8,7 +8,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from support.memory import tree
+from support.tree import tree
 from support.helpers import cli, git, log_lines, run_hook, write_memory
 
 from agenthooks.memory import parse, promote
@@ -37,13 +37,13 @@ def test_candidates_with_counts(repo: Path) -> None:
 
 def test_no_tty_without_yes_exits_2_and_writes_nothing(repo: Path) -> None:
     write_memory(repo, notes=NOTES)
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("promote", str(repo))
     assert proc.returncode == 2
     assert "agenthooks: no terminal" in proc.stderr and "--yes --all" in proc.stderr
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
     assert cli("promote", str(repo), "--yes").returncode == 2
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
 
 
 def test_yes_all_moves_notes_to_tattoo_without_duplicates(repo: Path) -> None:
@@ -91,7 +91,7 @@ def test_questionary_checkbox_for_real(repo: Path) -> None:
 
 def test_questionary_cancel_writes_nothing(repo: Path) -> None:
     write_memory(repo, notes=NOTES)
-    before = tree(repo)
+    before = tree(repo, mtime=True)
 
     def picker(cands):
         with create_pipe_input() as inp:
@@ -101,7 +101,7 @@ def test_questionary_cancel_writes_nothing(repo: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         promote.run(repo, yes=False, all_=False, min_count=3, list_only=False,
                     echo=lambda s: None, tty=True, picker=picker)
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
 
 
 # --- git ---------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from support.helpers import cli, log_lines
-from support.memory import tree
+from support.tree import tree
 
 
 def mem(repo: Path, name: str) -> bytes:
@@ -31,7 +31,7 @@ def test_note_appends_to_notes(repo: Path) -> None:
 
 
 def test_multi_line_and_secret_are_refused_with_exit_1(repo: Path) -> None:
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("rule", "one\ntwo", str(repo))
     assert proc.returncode == 1
     assert proc.stderr.startswith("agenthooks: rule not written: more than one line")
@@ -40,39 +40,39 @@ def test_multi_line_and_secret_are_refused_with_exit_1(repo: Path) -> None:
     assert "note not written: looks like a secret (aws-access-key)" in proc.stderr
     assert "AKIA" not in proc.stdout + proc.stderr.replace("aws-access-key", "")
     assert cli("rule", "   ", str(repo)).returncode == 1
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
 
 
 def test_an_empty_note_says_it_is_empty_not_a_word_of_secrets(repo: Path) -> None:
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     for kind in ("note", "rule"):
         proc = cli(kind, "", str(repo))
         assert proc.returncode == 1
         assert proc.stderr.splitlines() == [f"agenthooks: {kind} not written: empty: nothing to write",
                                             f'hint: give the text to write: agenthooks {kind} "TEXT"']
     assert "secret" not in cli("note", "  ", str(repo)).stderr
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
 
 
 def test_duplicate_is_not_written_twice(repo: Path) -> None:
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("rule", "every API returns code, data, msg", str(repo))
     assert proc.returncode == 0
     assert "already in .agent/memory/tattoo.md: nothing was written" in proc.stdout
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
     note = cli("note", "Every API returns code data msg", str(repo))  # a rule, not yet a note
     assert note.returncode == 0 and "added to .agent/memory/notes.md" in note.stdout
 
 
 def test_a_rule_that_contradicts_tattoo_is_refused_as_lint_would_err(repo: Path) -> None:
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("rule", "Indent with tabs", str(repo))
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
         "agenthooks: rule not written: it contradicts .agent/memory/tattoo.md:2: 'Indent with "
         "tabs' vs 'Indent with 4 spaces'; memory files must agree, fix one of them",
         "hint: take the other out first: agenthooks rule --remove 'Indent with 4 spaces, never tabs'"]
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
     # The snapshot's live sections bind as tattoo does (lint errs on them too).
     live = cli("rule", "never raise UserNotFound", str(repo))
     assert live.returncode == 1 and "contradicts .agent/memory/snapshot.md" in live.stderr

@@ -5,18 +5,18 @@ import json
 import re
 from pathlib import Path
 
-from support.memory import tree
+from support.tree import tree
 from support.helpers import cli, install, log_lines, make_repo, run_hook, write_memory
 
 from agenthooks.memory import parse
 
 
 def test_show_writes_nothing_and_matches_what_pre_task_injects(repo: Path) -> None:
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     logs = log_lines(repo)
     proc = cli("show", str(repo))
     assert proc.returncode == 0, proc.stderr
-    assert tree(repo) == before  # byte-identical, same mtimes
+    assert tree(repo, mtime=True) == before  # byte-identical, same mtimes
     assert log_lines(repo) == logs
     assert not (repo / ".agent/injected_context.txt").exists()
     run_hook(repo, "pre_task")
@@ -70,10 +70,10 @@ def test_show_json_structure(repo: Path) -> None:
     (repo / ".agent/memory/archive").mkdir()
     (repo / ".agent/memory/archive/snapshot_20250101_000000.md").write_text("# old\n")
     write_memory(repo, notes="- note one\n- token = abcdefgh12345\n")
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("show", str(repo), "--json")
     assert proc.returncode == 0, proc.stderr
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
     data = json.loads(proc.stdout)
     assert [r["text"] for r in data["rules"]["project"]] == [
         "- Indent with 4 spaces, never tabs", "- Every API returns {code, data, msg}"]
@@ -99,11 +99,11 @@ def test_show_bad_inputs_are_one_line(tmp_path: Path) -> None:
 def test_show_warnings_do_not_reach_the_log(repo: Path) -> None:
     cfg = repo / ".agent/config.yaml"
     cfg.write_text(cfg.read_text() + "notes_count: lots\n")
-    before = tree(repo)
+    before = tree(repo, mtime=True)
     proc = cli("show", str(repo))
     assert proc.returncode == 0
     assert "notes_count" in proc.stderr
-    assert tree(repo) == before
+    assert tree(repo, mtime=True) == before
 
 
 def test_size_table_columns_line_up_with_cjk_titles(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, install, make_repo, payload, write_memory
-from support.reliability import tree
+from support.tree import tree
 from support.userlands import USERLANDS, env_for
 
 FRAMEWORKS = ("claude-code", "codex", "gemini-cli", "cursor", "copilot-cli", "cline", "windsurf",

@@ -30,7 +30,8 @@ from typing import Any, Callable
 import pytest
 
 from support.reliability import (MARKER_PROMPT, check_block, check_log, check_states, clone,
-                                 hook, installed, memory, tree)
+                                 hook, installed, memory)
+from support.tree import tree
 
 from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, unavailable
 from agenthooks.messages import MESSAGES

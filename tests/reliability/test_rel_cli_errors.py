@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.reliability import tree
+from support.tree import tree
 
 from support.helpers import cli, git, unavailable
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from support.reliability import BEGIN, END, MARKER_PROMPT, check_block, hook, tree
+from support.reliability import BEGIN, END, MARKER_PROMPT, check_block, hook
+from support.tree import tree
 
 from support.helpers import cli, git
 

@@ -1,12 +1,10 @@
 """Shared pieces of the reliability suite: installed repos copied per case, hook runs with
-limits, tree snapshots, and the invariants every hook run must keep."""
+limits, and the invariants every hook run must keep."""
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
-import stat
 import subprocess
 import time
 from pathlib import Path
@@ -82,32 +80,6 @@ def hook(repo: Path, name: str, stdin: Any = "", *args: str, cwd: Path | None = 
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     return subprocess.run([BASH, str(script), *args], input=data, cwd=cwd or repo,
                           capture_output=True, env=full, timeout=timeout, preexec_fn=pre)
-
-
-def tree(root: Path, skip: tuple[Path, ...] = ()) -> dict[str, tuple[Any, ...]]:
-    """Every entry under root (never following links, never opening FIFOs)."""
-    out: dict[str, tuple[Any, ...]] = {}
-    skips = tuple(str(s) for s in skip)
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        if dirpath.startswith(skips):
-            dirnames[:] = []
-            continue
-        for name in dirnames + filenames:
-            p = os.path.join(dirpath, name)
-            if p.startswith(skips) and (p in skips or p.startswith(tuple(s + os.sep for s in skips))):
-                continue
-            st = os.lstat(p)
-            rel = os.path.relpath(p, root)
-            if stat.S_ISLNK(st.st_mode):
-                out[rel] = ("link", os.readlink(p))
-            elif stat.S_ISREG(st.st_mode):
-                out[rel] = ("file", st.st_mode & 0o7777,
-                            hashlib.sha256(Path(p).read_bytes()).hexdigest())
-            elif stat.S_ISDIR(st.st_mode):
-                out[rel] = ("dir",)
-            else:
-                out[rel] = ("other", stat.S_IFMT(st.st_mode))
-    return out
 
 
 def memory(repo: Path) -> dict[str, bytes]:

@@ -1,5 +1,6 @@
 """Helpers (no tests) for the upgrade, doctor and uninstall tests: a past release,
-verdict parsing, and tree snapshots."""
+and verdict parsing (what a verdict says against
+support.tree snapshots)."""
 from __future__ import annotations
 
 import re
@@ -7,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from support.helpers import FIXTURES, cli, git
+from support.tree import Entry
 
 V0 = FIXTURES / "templates_v0"
 VERDICT_RE = re.compile(r"^  (create|identical|update|merge|conflict|keep|skip|remove|restore)"
@@ -38,22 +40,12 @@ def verdict_lines(stdout: str) -> list[str]:
     return [line for line in stdout.splitlines() if VERDICT_RE.match(line)]
 
 
-def tree(repo: Path) -> dict[str, tuple[bytes, int]]:
-    """Every file outside .git: bytes and mode."""
-    out = {}
-    for p in sorted(repo.rglob("*")):
-        if ".git" in p.relative_to(repo).parts[:1] or not p.is_file():
-            continue
-        out[p.relative_to(repo).as_posix()] = (p.read_bytes(), p.stat().st_mode & 0o777)
-    return out
-
-
 def commit_all(repo: Path, message: str = "state") -> None:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--allow-empty", "-m", message)
 
 
-def assert_truthful(before: dict[str, tuple[bytes, int]], after: dict[str, tuple[bytes, int]],
+def assert_truthful(before: dict[str, Entry], after: dict[str, Entry],
                     stdout: str) -> None:
     """Each printed verdict matches what happened on disk."""
     for path, (verdict, note) in verdicts(stdout).items():
@@ -69,21 +61,21 @@ def assert_truthful(before: dict[str, tuple[bytes, int]], after: dict[str, tuple
         elif verdict == "update":
             assert now is not None and was is not None and was != now, where
         elif verdict == "merge":
-            assert now is not None and was is not None and was[0] != now[0], where
-            assert b"<<<<<<<" not in now[0], where
+            assert now is not None and was is not None and was.data != now.data, where
+            assert b"<<<<<<<" not in now.data, where
         elif verdict == "conflict":
             side = path + ".agenthooks-new"
             if "marked in place" in note:
-                assert now is not None and b"<<<<<<< " in now[0], where
+                assert now is not None and b"<<<<<<< " in now.data, where
             elif "new version in" in note or "marked in " + side in note:
                 assert was == now and side in after, where
                 if "marked in" in note:
-                    assert b"<<<<<<< " in after[side][0], where
+                    assert b"<<<<<<< " in after[side].data, where
             else:
                 assert was == now, where
         elif verdict == "skip":
             if "moved to" in note:
-                assert after.get(path + ".legacy", (None,))[0] == was[0], where
+                assert was is not None and after.get(path + ".legacy", Entry("none")).data == was.data, where
                 assert now is not None and now != was, where
             else:
                 assert was == now, where
