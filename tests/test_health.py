@@ -354,3 +354,19 @@ def test_status_reports_each_compaction_summary_audit(repo: Path) -> None:
     assert "  compaction summary at 11:00:00: kept 2 of 2 rules, 1 of 1 In progress items; In progress item 1 " \
            "called done (refactor get_user)" in text
     assert "  compaction summary at 12:00:00: kept 2 of 2 rules, 1 of 1 In progress items: nothing missing" in text
+
+
+def test_verify_names_the_subagents_compactions_apart(repo: Path) -> None:
+    """A subagent's compaction (logged by on_compact, not counted as the session's) is named
+    beside the transcript's own compactions, never checked as one of them."""
+    sid = json.loads((FIXTURES / "claude-compact.jsonl").read_text().splitlines()[0])["sessionId"]
+    (repo / ".agent/log").mkdir(exist_ok=True)
+    (repo / ".agent/log/memory.log").write_text(
+        f"[2026-12-05 10:00:00] on_compact claude-code {sid}: subagent Plan compacted (PreCompact): "
+        "not the session's compaction; not counted\n"
+        f"[2026-12-05 10:00:02] on_compact claude-code {sid}: subagent Plan compacted (PostCompact): "
+        "not the session's compaction; not counted\n", encoding="utf-8")
+    data = json.loads(verify(repo, FIXTURES / "claude-compact.jsonl", "--json").stdout)
+    assert data["subagent_compactions"] == 1 and len(data["compactions"]) == 1 and data["ok"] is True
+    out = verify(repo, FIXTURES / "claude-compact.jsonl").stdout
+    assert "its subagents were compacted 1x" in out
