@@ -47,6 +47,10 @@ def test_parallel_hooks_with_an_editor(lock: str, tmp_path: Path,
     repo = clone(template, tmp_path / "repo")
     mem = repo / ".agent/memory"
     injected = repo / ".agent/injected_context.txt"
+    # A block published from the start, as a session start leaves it: the reader checks reads
+    # from the first moment, even on a machine so loaded that the editor changes memory under
+    # every build (such a build is printed, never published).
+    injected.write_bytes(sorted(valid["pre_task"])[0])
     stop = threading.Event()
     problems: list[str] = []
     reads = [0]
