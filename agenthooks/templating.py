@@ -116,8 +116,9 @@ def _shword(text: str) -> str:
 def shassign(text: str, var: str, width: int, indent: str, printf_b: bool = False) -> str:
     """`VAR=TEXT` as bash statements of at most about WIDTH columns: the first assigns a
     single-quoted piece, the others append (+=), split after blanks, so that no line of a
-    hook is long. printf_b: TEXT escaped for printf '%b' first."""
+    hook is long. printf_b: TEXT escaped for printf '%b' first, and each `>` written \\0076, so
+    that no line outside lib/io.sh reads like a redirection (an HTML comment's `-->`)."""
     if printf_b:
-        text = text.replace("\\", "\\\\").replace("\n", "\\n")
+        text = text.replace("\\", "\\\\").replace("\n", "\\n").replace(">", "\\0076")
     quoted = [_shword(p) for p in _pieces(text, width)]
     return ("\n" + indent).join(f"{var}{'=' if i == 0 else '+='}{q}" for i, q in enumerate(quoted))
