@@ -46,11 +46,6 @@ class Format:
         return " ".join(f"{prefix}{f}=${{{i}}}" if i > 9 else f"{prefix}{f}=${i}"
                         for i, f in enumerate(self.fields, 1))
 
-    def from_array(self, array: str, prefix: str = "") -> str:
-        """One bash assignment of every field from ARRAY, a line split into its words, the tag
-        first (ARRAY[1] is the first field; a missing word is empty)."""
-        return " ".join(f"{prefix}{f}=${{{array}[{i}]-}}" for i, f in enumerate(self.fields, 1))
-
     def at(self, name: str) -> str:
         """The positional parameter that holds field NAME after `set -- $LINE`."""
         return "${%d}" % (self.fields.index(name) + 1)
@@ -232,13 +227,25 @@ EFFECTS: dict[str, tuple[Effect, ...]] = {
 }
 
 
+def grouped(paths: tuple[str, ...]) -> list[str]:
+    """PATHS with those that differ only after their name's first dot written once, in the
+    shell's brace form: log/state/SESSION.state log/state/SESSION.count -> log/state/SESSION.{state,count}."""
+    stems: dict[str, list[str]] = {}
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        base, dot, rest = name.partition(".")
+        stem = f"{folder}/{base}." if folder and dot and base else path
+        stems.setdefault(stem, []).append(rest if stem != path else "")
+    return [stem + (f"{{{','.join(ends)}}}" if len(ends) > 1 else ends[0]) for stem, ends in stems.items()]
+
+
 def effects_header(hook: str, width: int = 100) -> str:
     """The effects of HOOK as the comment its entry point starts with: one line a verb and a
-    case, paths under .agent/."""
+    case, paths under .agent/ (a session's files in one brace form)."""
     lines = ["# Effects in .agent/ (agenthooks/statefiles.py; every change on disk: lib/io.sh):"]
     for e in EFFECTS[hook]:
         line = f"#   {e.verb:8} "
-        for word in [*e.paths, f"({e.when})"]:
+        for word in [*grouped(e.paths), f"({e.when})"]:
             if len(line) + len(word) + 1 > width and not line.endswith("  "):
                 lines.append(line.rstrip())
                 line = "#" + " " * 12

@@ -278,10 +278,11 @@ def test_every_rendered_file_is_shaped_for_reading(platforms, frameworks) -> Non
         assert not any(re.search(r"\beval\b", ln) for ln in code), path
         top = top_level(text)
         if "/lib/" in path:
-            # Definitions only: no top-level statement at all (no return, no exit, no data),
-            # but io.sh's one stop for a quiet run (ah_load io.sh:quiet), after its quiet writes.
+            # Definitions only: no top-level statement (no return, no exit, no data) but the
+            # first, which names the part's release for the loader (AH_RELEASE), and io.sh's one
+            # stop for a quiet run (ah_load io.sh:quiet), after its quiet writes.
             quiet_stop = ['[ "${1-}" != :quiet ] || return 0'] if path.endswith("/lib/io.sh") else []
-            assert top == quiet_stop, (path, top[:5])
+            assert top == [f"AH_RELEASE={render.TEMPLATE_REVS['hooks/pre_task.sh']}", *quiet_stop], (path, top[:5])
         else:
             # An entry point: the guard and the start, its quiet path (top-level code that ends
             # the run before the rest is read), its steps as functions, main last.

@@ -124,6 +124,8 @@ def test_the_declarations_render_the_bash_side() -> None:
     def writes(fmt: statefiles.Format | statefiles.LogFormat) -> bool:
         return re.search(r"printf -v \w+ " + re.escape(fmt.printf), text) is not None
 
-    assert writes(statefiles.STATE) and statefiles.STATE.from_array("_words", "_") in text
+    reads = [f'printf -v "${{_prefix}}{field}"' in text for field in statefiles.STATE.fields]
+    assert writes(statefiles.STATE) and all(reads), reads
+    assert f"set -- {statefiles.STATE.tag} {' '.join(statefiles.STATE.defaults)}" in text
     assert writes(statefiles.REMIND) and writes(statefiles.LAST) and writes(statefiles.WINDOW)
     assert writes(statefiles.BLOCK) and writes(statefiles.LOG)

@@ -64,7 +64,7 @@ INLINE_TOKENS: dict[str, int] = {fw.name: fw.inline_tokens for fw in REGISTRY
 # code at the end of each hook's start), "envelope" (lib/say.sh), "transcript" (lib/context.sh),
 # "detect" (top-level code in on_compact.sh's quiet path), "window" (top-level code there that may
 # lower the window flush_at_percent counts against) and "reload" (on_compact.sh's main).
-SLOTS = ("start", "envelope", "transcript", "detect", "window", "reload")
+SLOTS = ("start", "envelope", "transcript", "detect", "own", "window", "reload")
 
 
 def hook_slots(selected: list[str]) -> dict[str, list[str]]:

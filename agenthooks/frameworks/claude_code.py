@@ -43,7 +43,7 @@ DRILL_JSON = True
 QUESTIONS = ("statusline",)
 # Its code in the hooks: slot -> template under templates/frameworks/NAME/ (render.slots).
 HOOK_SLOTS = {"start": "session.sh.j2", "envelope": "envelope.sh.j2", "transcript": "transcript.sh.j2",
-              "window": "window.sh.j2", "detect": "detect.sh.j2"}
+              "window": "window.sh.j2", "detect": "detect.sh.j2", "own": "own.sh.j2"}
 # PreCompact's plain stdout reaches the summarizer as additional instructions (exit 0; JSON
 # there fails validation): on_compact prints what the summary must keep (summary_budget_tokens).
 SUMMARY_INSTRUCTIONS = True

@@ -518,7 +518,7 @@ def test_a_reload_reads_as_the_same_task_continued(land):  # type: ignore[no-unt
 @pytest.mark.parametrize("hook,line", [
     ("on_compact", 'ah_state_read "$state" last_\n'),  # the quiet path, before the runtime is loaded
     ("post_edit", "mark=$AH_STATE/$AH_SESSION.remind snapshot_time='' reminded=0 edited=0 now=0\n"),
-    ("pre_task", "  block='' figures=''\n"),
+    ("pre_task", "  block='' figures='' budget=''\n"),
 ])
 def test_an_internal_error_exits_0_and_is_logged(tmp_path: Path, hook: str, line: str) -> None:
     """A command failing under set -e ends the run in the exit trap: status 0, nothing on
