@@ -2,8 +2,9 @@
 release before the hooks' library; its render for linux and Claude Code is kept in
 bench/c583b18/), side by side: instructions per run (callgrind, deterministic), then wall
 time as ratios to `bash -c :` and to the other from one interleaved run. The instructions are
-also held beside 564a2fd's (bench/564a2fd/: the same release before many agents per repo:
-memory found from the cwd, boards per branch, the changed-under-you line, subagents)."""
+also held beside 45f2af4's (bench/45f2af4/: the hooks as they were just before many agents per
+repo came in: release 9 with the compaction's shaping, the new hosts and the hardening, without
+memory found from the cwd, boards per branch, the changed-under-you line and subagents)."""
 from __future__ import annotations
 
 import argparse
@@ -16,7 +17,7 @@ from harness import BASH, BENCH, FRAMEWORK, Table, Variant, interleave, ratio_ro
 from lab import Lab, capture, git_init, state_setter, write_corpus
 
 PAST = BENCH / "c583b18"  # .agent/hooks/ and config.yaml as c583b18 rendered them
-BEFORE_AGENTS = BENCH / "564a2fd"  # and as 564a2fd rendered them (with lib/)
+BEFORE_AGENTS = BENCH / "45f2af4"  # and as 45f2af4 rendered them (with lib/)
 # The wall-clock limit: a change that slows a hot path past it fails this section. The
 # instruction counts are held to c583b18's own (at or below).
 LIMIT = 1.30
@@ -69,12 +70,12 @@ def bench_release(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
     variants = {"bash -c :": Variant([BASH, "-c", ":"], "/dev/null", str(new), lab.env),
                 **figures(lab, new, "now"), **figures(lab, old, "c583b18")}
     sec = "6. this release against c583b18 (instructions per run, callgrind)"
-    before = figures(lab, past_repo(lab, "r6-564a2fd", BEFORE_AGENTS), "564a2fd")
+    before = figures(lab, past_repo(lab, "r6-45f2af4", BEFORE_AGENTS), "45f2af4")
     if callgrind.available():
         counts = {k: callgrind.instructions(v) for k, v in {**variants, **before}.items()}
         details["release_instructions"] = counts
         t.add(sec, "bash -c :", f"{counts['bash -c :'] / 1e6:.2f} M", "", None)
-        for base in ("c583b18", "564a2fd"):
+        for base in ("c583b18", "45f2af4"):
             for name in PATHS:
                 now, past = counts[f"{name} now"], counts[f"{name} {base}"]
                 label = name if base == "c583b18" else f"{name} (against {base})"
@@ -93,4 +94,4 @@ def bench_release(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
               f"c583b18 {past['median_ms'] / floor['median_ms']:.2f}x", "", None)
         ratio_row(t, sec, f"{name}: now / c583b18", now, past, LIMIT, "c583b18")
     for name in PATHS:
-        ratio_row(t, sec, f"{name}: now / 564a2fd", s[f"{name} now"], s[f"{name} 564a2fd"], 1.0, "564a2fd")
+        ratio_row(t, sec, f"{name}: now / 45f2af4", s[f"{name} now"], s[f"{name} 45f2af4"], 1.0, "45f2af4")
