@@ -367,3 +367,34 @@ def test_the_flush_counts_against_the_auto_compact_window(land, extra, flushes):
     assert ("a compaction is near" in out) == flushes, out
     if flushes:
         assert any("context 80% full (80000 of 100000 tokens)" in ln for ln in log_lines(repo))
+
+
+def test_a_compaction_record_after_the_usage_reloads_once(land):  # type: ignore[no-untyped-def]
+    """Claude Code's transcript: a compact_boundary record after the last usage is one
+    compaction (memory reloaded); that usage predates it, so the smaller length the next prompt
+    reads is the new baseline, not a second drop (the state line's sync field)."""
+    repo, env = land
+    chat = repo.parent / "chat.jsonl"
+
+    def add(record: dict[str, object]) -> None:
+        with chat.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+    def usage(tokens: int) -> dict[str, object]:
+        return {"type": "assistant", "message": {"usage": {
+            "input_tokens": 3, "cache_creation_input_tokens": 0, "cache_read_input_tokens": tokens}}}
+
+    def prompt() -> str:
+        return hook(repo, env, "on_compact", {"session_id": "s1", "hook_event_name": "UserPromptSubmit",
+                                              "cwd": str(repo), "prompt": "go", "transcript_path": str(chat)})
+
+    add(usage(90000))
+    assert prompt() == ""
+    add({"type": "system", "subtype": "compact_boundary", "timestamp": "2026-12-05T10:00:00.000Z"})
+    assert BEGIN in prompt()
+    state = (repo / ".agent/log/state/s1.state").read_text().splitlines()[-1].split()
+    assert state[4:6] == ["2026-12-05T10:00:00.000Z", "1"], state  # the record's time, and sync
+    add(usage(20000))
+    assert prompt() == ""
+    reloads = [ln for ln in log_lines(repo) if "compaction detected" in ln]
+    assert len(reloads) == 1 and "a compaction record in the transcript" in reloads[0], reloads
