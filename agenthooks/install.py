@@ -10,6 +10,7 @@ from typing import Any, Callable
 from agenthooks import answers as answers_mod
 from agenthooks import (config, frameworks, gitattributes, gitexclude, gitstore, install_talk,
                         installlock, manifest, render, safepath, upgrade)
+from agenthooks.answer_types import Answers, Flags
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, target_dir, write_atomic
 from agenthooks.memory import boards
@@ -46,7 +47,7 @@ def template_override() -> tuple[str | None, dict[str, int] | None]:
 
 def run(
     dir_: Path | None,
-    flags: dict[str, Any],
+    flags: Flags,
     *,
     yes: bool,
     dry_run: bool,
@@ -71,7 +72,7 @@ def run(
 def _run(
     root: Path,
     dir_: Path | None,
-    flags: dict[str, Any],
+    flags: Flags,
     *,
     yes: bool,
     dry_run: bool,
@@ -94,14 +95,15 @@ def _run(
         sys.stdin.isatty() if interactive is None else interactive)
     if asking:
         echo(install_talk.INTRO)
-    flags = dict(flags, frameworks=install_talk.edit_frameworks(
-        flags.get("frameworks"), flags.pop("add", None) or (), flags.pop("remove", None) or (),
-        recorded.get("answers", {}), root))
+    flags = flags.copy()
+    flags["frameworks"] = install_talk.edit_frameworks(
+        flags.get("frameworks"), flags.get("add") or (), flags.get("remove") or (),
+        recorded.get("answers", {}), root)
     answers = answers_mod.resolve(root, flags, recorded.get("answers", {}), yes=yes,
                                   prompter=prompter, interactive=interactive)
     if local:
         answers["local"] = True
-    _check_board(root, answers, bool(flags.pop("switch_board", False)))
+    _check_board(root, answers, bool(flags.get("switch_board", False)))
     _check_target(root)
     regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
                        template_root=template_root, revs=revs)
@@ -130,7 +132,7 @@ def _run(
     return 1 if attention else 0
 
 
-def _check_board(root: Path, answers: dict[str, Any], switching: bool) -> None:
+def _check_board(root: Path, answers: Answers, switching: bool) -> None:
     """--board on an installed repo that keeps its board elsewhere: the board must move with
     it, which `agenthooks board --switch` does (and then installs)."""
     current = answers_mod.current_board(root)
@@ -140,7 +142,7 @@ def _check_board(root: Path, answers: dict[str, Any], switching: bool) -> None:
                         "moves the board and changes the setting")
 
 
-def _board(root: Path, answers: dict[str, Any], template_root: str | None) -> list[PlannedFile]:
+def _board(root: Path, answers: Answers, template_root: str | None) -> list[PlannedFile]:
     """A branch's board (board: local, branch) for the branch installed on, from the snapshot
     template, where none is yet; the hooks never make one (a new branch starts its own)."""
     if answers.get("board", "shared") == "shared":
@@ -154,12 +156,12 @@ def _warn(message: str) -> None:
     print(f"agenthooks: warning: {message}", file=sys.stderr)
 
 
-def _recorded(root: Path, flags: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def _recorded(root: Path, flags: Flags) -> tuple[dict[str, Any], bool]:
     """The manifest as far as it can be trusted (a linked .agent/, memory/, log/... refused
     before anything is read), and whether this install stays out of git (--local)."""
     safepath.check_agent(root)
     recorded = upgrade.trusted(manifest.load(root), _warn)
-    return recorded, _local(root, bool(flags.pop("local", False)), recorded.get("answers", {}))
+    return recorded, _local(root, bool(flags.get("local", False)), recorded.get("answers", {}))
 
 
 def _check_target(root: Path) -> None:
@@ -170,7 +172,7 @@ def _check_target(root: Path) -> None:
               "(the hooks are meant to be committed: git init first)", file=sys.stderr)
 
 
-def _write(root: Path, plan: upgrade.Plan, answers: dict[str, Any], text: str,
+def _write(root: Path, plan: upgrade.Plan, answers: Answers, text: str,
            old: str | None) -> list[upgrade.Verdict]:
     """The plan's files, then the manifest (TEXT, when it changed from OLD), then what a
     framework needs once its files are there."""
@@ -181,7 +183,7 @@ def _write(root: Path, plan: upgrade.Plan, answers: dict[str, Any], text: str,
     return verdicts
 
 
-def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: dict[str, Any],
+def _plan(root: Path, answers: Answers, recorded: dict[str, Any], flags: Flags,
           *, conflict: str, restore: tuple[str, ...], template_root: str | None,
           revs: dict[str, int] | None) -> tuple[dict[str, list[Any]], upgrade.Plan]:
     """Every file's verdict, the unregistering of dropped frameworks included; no writes."""
@@ -197,8 +199,12 @@ def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: 
     # Flags whose value lives in config.yaml are applied to it when given on this run.
     # (A flag, or a new answer at the prompt; a recorded answer never overrides the file.)
     before = recorded.get("answers", {})
-    settings = {key: answers[key] for key in ("budget_tokens", "board")
-                if flags.get(key) is not None or before.get(key, answers[key]) != answers[key]}
+    settings: dict[str, Any] = {}
+    if flags.get("budget_tokens") is not None \
+            or before.get("budget_tokens", answers["budget_tokens"]) != answers["budget_tokens"]:
+        settings["budget_tokens"] = answers["budget_tokens"]
+    if flags.get("board") is not None or before.get("board", answers["board"]) != answers["board"]:
+        settings["board"] = answers["board"]
     plan = upgrade.classify(root, planned, recorded.get("files", {}), conflict=conflict,
                             restore=restore_paths, revs=revs, settings=settings)
     upgrade.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
@@ -257,7 +263,7 @@ def _exclude(root: Path, plan: upgrade.Plan, regs: dict[str, list[Any]]) -> None
 
 
 def _subfolder_hint(echo: Callable[[str], None], root: Path, dir_: Path | None,
-                    answers: dict[str, Any]) -> None:
+                    answers: Answers) -> None:
     """Run from a subfolder of the repo: where a host started there loads no project hooks."""
     here = Path(dir_).expanduser().resolve() if dir_ is not None else Path.cwd().resolve()
     if here == root.resolve() or root.resolve() not in here.parents:
@@ -290,7 +296,7 @@ def _refuse_dirty(root: Path, plan: upgrade.Plan, allow_dirty: bool) -> None:
                         "rewrite: commit or stash them first, or pass --allow-dirty")
 
 
-def _report(echo: Callable[[str], None], root: Path, answers: dict[str, Any],
+def _report(echo: Callable[[str], None], root: Path, answers: Answers,
             verdicts: list[upgrade.Verdict], mverdict: str,
             regs: dict[str, list[Any]], gone: list[str], *, dry_run: bool, asking: bool) -> None:
     echo(("Would write" if dry_run else "agenthooks install") + f" in {root}:")

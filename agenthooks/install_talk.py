@@ -3,9 +3,10 @@ the last question, and what to do next. Also --add/--remove on the recorded fram
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Mapping, Optional
 
 from agenthooks import frameworks, manifest, upgrade
+from agenthooks.answer_types import Answers
 from agenthooks.answers import check
 from agenthooks.errors import UserError
 
@@ -16,7 +17,7 @@ STAGED = ("create", "update", "merge", "conflict", "skip")
 
 
 def edit_frameworks(given: list[str] | None, add: Iterable[str], remove: Iterable[str],
-                    recorded: dict[str, Any], root: Path) -> list[str] | None:
+                    recorded: Mapping[str, Any], root: Path) -> list[str] | None:
     """--add/--remove applied to --framework, else to the recorded frameworks (else what
     the repo shows): the rest stays as it was. None when neither was given."""
     add, remove = list(add), list(remove)
@@ -33,7 +34,7 @@ def edit_frameworks(given: list[str] | None, add: Iterable[str], remove: Iterabl
     return out
 
 
-def dropped(recorded: dict[str, Any], answers: dict[str, Any]) -> list[str]:
+def dropped(recorded: Mapping[str, Any], answers: Answers) -> list[str]:
     """Frameworks the last install wired that this run unregisters."""
     return [f for f in recorded.get("frameworks", []) if f not in answers["frameworks"]]
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from agenthooks import __version__, config, frameworks, messages, platforms, redact, statefiles, \
     usermessages
+from agenthooks.answer_types import Answers
 from agenthooks.files import KNOWN_OWNER_IDS, OWNER_ID, PlannedFile  # noqa: F401 - re-exported
 from agenthooks.templating import environment, templates_dir  # noqa: F401 - re-exported
 
@@ -38,7 +39,7 @@ def envelopes(template_root: str | None = None) -> list[str]:
     return [n for n in frameworks.NAMES if (base / "frameworks" / n / "envelope.sh.j2").is_file()]
 
 
-def context(answers: dict[str, Any], template_root: str | None = None,
+def context(answers: Answers, template_root: str | None = None,
             revs: dict[str, int] | None = None) -> dict[str, Any]:
     lib_rev = (revs or TEMPLATE_REVS)["hooks/pre_task.sh"]
     env = environment(template_root)
@@ -117,7 +118,7 @@ def revs_of(template_root: str | None) -> dict[str, int] | None:
     return json.loads(path.read_text()) if path.is_file() else None
 
 
-def plan(answers: dict[str, Any], template_root: str | None = None,
+def plan(answers: Answers, template_root: str | None = None,
          revs: dict[str, int] | None = None) -> list[PlannedFile]:
     """Everything install would write under .agent/, rendered, in a stable order (revs: the
     template revs of another template tree, for a past release's hooks)."""

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
 from agenthooks import config, gitexclude, manifest, safepath
+from agenthooks.answer_types import Answers
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, is_ours, write_atomic
 from agenthooks.gitstore import UNSTORED, git_blob, git_prefix, mark_unmerged, merge3, store_blobs
@@ -654,8 +655,9 @@ def framework_files(name: str) -> frozenset[str]:
 
     from agenthooks import frameworks, platforms
 
-    answers = {"frameworks": [name], "platforms": list(platforms.PLATFORMS), "lang": "en",
-               "statusline": True}
+    answers = Answers(frameworks=[name], platforms=list(platforms.PLATFORMS), lang="en",
+                      budget_tokens=config.DEFAULTS["budget_tokens"], board=config.NEW_BOARD,
+                      statusline=True)
     with tempfile.TemporaryDirectory(prefix="agenthooks-paths-") as tmp:
         regs = frameworks.registrations(Path(tmp), answers)
     return frozenset(pf.path for pfs in regs.values() for pf in pfs)

@@ -18,7 +18,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "agenthooks.redact", "agenthooks.files", "agenthooks.safepath", "agenthooks.config", "agenthooks.manifest",
      "agenthooks.templating", "agenthooks.statefiles", "agenthooks.hookrun", "agenthooks.syntax",
      "agenthooks.gitattributes", "agenthooks.dispatch", "agenthooks.gitexclude",
-     "agenthooks.installlock", "agenthooks.usermessages"),
+     "agenthooks.installlock", "agenthooks.usermessages", "agenthooks.answer_types"),
     ("agenthooks.frameworks.",),          # one module per framework and their helpers
     ("agenthooks.frameworks",),           # the registry over them
     ("agenthooks.render", "agenthooks.transcript", "agenthooks.gitstore"),
