@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Protocol
+from typing import Any, Callable, Iterable, Mapping, Optional, Protocol
 
 from agenthooks import config, frameworks, messages, platforms, usermessages
 from agenthooks.answer_types import Answers, Flags
@@ -104,6 +104,24 @@ def check(name: str, value: Any) -> Any:
             raise UserError(f"statusline must be true or false, not {value!r}")
         return value
     raise AssertionError(name)
+
+
+def edit_frameworks(given: list[str] | None, add: Iterable[str], remove: Iterable[str],
+                    recorded: Mapping[str, Any], root: Path) -> list[str] | None:
+    """--add/--remove applied to --framework, else to the recorded frameworks (else what
+    the repo shows): the rest stays as it was. None when neither was given."""
+    add, remove = list(add), list(remove)
+    if not add and not remove:
+        return given
+    for names in (add, remove):
+        if names:
+            check("frameworks", names)  # an unknown name fails here, not silently
+    base = list(given or recorded.get("frameworks") or frameworks.detect(root))
+    out = [f for f in base + [a for a in add if a not in base] if f not in remove]
+    if not out:
+        raise UserError(f"--remove {' --remove '.join(remove)} leaves no framework: "
+                        "uninstall instead (agenthooks uninstall), or --add another")
+    return out
 
 
 def _choices(name: str) -> list[tuple[str, str]]:

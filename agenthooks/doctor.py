@@ -13,11 +13,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import __version__, config, frameworks, hookrun, manifest, messages, render, syntax, upgrade, \
-    usermessages
+from agenthooks import __version__, config, frameworks, hookrun, manifest, messages, render, syntax, usermessages
 from agenthooks.answer_types import Answers, unchecked
 from agenthooks.errors import UserError
 from agenthooks.files import is_ours
+from agenthooks.upgrade.steps import MARKER, NEW_SUFFIX, resolve_hint
 
 HOOK_REF = re.compile(r"\.agent/hooks/([A-Za-z0-9_.-]+\.sh)")
 
@@ -60,14 +60,14 @@ def _hooks(root: Path, files: dict[str, Any],
         if not os.access(path, os.X_OK):
             out.append(Check(name, "fail", f"{rel} is not executable: chmod +x {rel}"))
             continue
-        if upgrade.MARKER in data:
+        if MARKER in data:
             out.append(Check(name, "fail", f"{rel} has unresolved conflict markers: resolve them"))
             continue
-        side = path.with_name(path.name + upgrade.NEW_SUFFIX)
+        side = path.with_name(path.name + NEW_SUFFIX)
         if side.exists():
-            out.append(Check(name, "fail", f"an upgrade conflict waits in {rel}{upgrade.NEW_SUFFIX} "
+            out.append(Check(name, "fail", f"an upgrade conflict waits in {rel}{NEW_SUFFIX} "
                              f"(your {hook}.sh still runs): "
-                             + upgrade._resolve_hint(rel, rel + upgrade.NEW_SUFFIX)))
+                             + resolve_hint(rel, rel + NEW_SUFFIX)))
             continue
         if not is_ours(data):
             out.append(Check(name, "fail", f"{rel} is not an agenthooks hook"))
@@ -101,11 +101,11 @@ def _pending(root: Path, files: dict[str, Any]) -> list[Check]:
     out = []
     for rel in sorted(set(files) - hooks):
         path = root / rel
-        side = rel + upgrade.NEW_SUFFIX
+        side = rel + NEW_SUFFIX
         if (root / side).exists():
             out.append(Check(f"file {rel}", "fail", f"an upgrade conflict waits in {side}: "
-                             + upgrade._resolve_hint(rel, side)))
-        elif path.is_file() and upgrade.MARKER in path.read_bytes():
+                             + resolve_hint(rel, side)))
+        elif path.is_file() and MARKER in path.read_bytes():
             out.append(Check(f"file {rel}", "fail", "has unresolved conflict markers: resolve "
                              "them, then git add it"))
     return out
@@ -139,7 +139,7 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
     for rel, rec in sorted(data.get("files", {}).items()):
         if not isinstance(rec, dict) or manifest.kind(rec) == "config":
             continue  # config.yaml is judged by its version: line below
-        if rec.get("pending") and (root / (rel + upgrade.NEW_SUFFIX)).exists():
+        if rec.get("pending") and (root / (rel + NEW_SUFFIX)).exists():
             continue  # a waiting conflict, reported on its own line
         current = render.TEMPLATE_REVS.get(str(rec.get("template", "")))
         if current is not None and isinstance(rec.get("rev"), int) and rec["rev"] < current:

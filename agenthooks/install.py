@@ -9,11 +9,13 @@ from typing import Any, Callable
 
 from agenthooks import answers as answers_mod
 from agenthooks import (config, frameworks, gitattributes, gitexclude, gitstore, install_talk,
-                        installlock, manifest, render, safepath, upgrade)
+                        installlock, manifest, render, safepath)
 from agenthooks.answer_types import Answers, Flags
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, target_dir, write_atomic
-from agenthooks.memory import boards
+from agenthooks.memory import boards, importer
+from agenthooks.upgrade import apply, classify, retire, trust
+from agenthooks.upgrade.steps import WRITES, Plan, Step, Verdict
 
 
 def check_writable(root: Path) -> None:
@@ -96,7 +98,7 @@ def _run(
     if asking:
         echo(install_talk.INTRO)
     flags = flags.copy()
-    flags["frameworks"] = install_talk.edit_frameworks(
+    flags["frameworks"] = answers_mod.edit_frameworks(
         flags.get("frameworks"), flags.get("add") or (), flags.get("remove") or (),
         recorded.get("answers", {}), root)
     answers = answers_mod.resolve(root, flags, recorded.get("answers", {}), yes=yes,
@@ -108,14 +110,14 @@ def _run(
     regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
                        template_root=template_root, revs=revs)
     _refuse_dirty(root, plan, allow_dirty)
-    upgrade.guard(root, plan, [s.verdict.path for s in plan.steps],
+    apply.guard(root, plan, [s.verdict.path for s in plan.steps],
                   also=[root / manifest.PATH], write=not dry_run)
     text = manifest.dumps(answers, plan.records)
     mpath = root / manifest.PATH
     old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
     mverdict = "identical" if old == text else ("create" if old is None else "update")
     gone = install_talk.dropped(recorded.get("answers", {}), answers)
-    writes = any(v.verdict in upgrade.WRITES for v in plan.verdicts) or mverdict != "identical"
+    writes = any(v.verdict in WRITES for v in plan.verdicts) or mverdict != "identical"
     if asking and not dry_run and writes:
         assert prompter is not None
         install_talk.show_plan(echo, root, plan.verdicts, mverdict, gone)
@@ -123,8 +125,8 @@ def _run(
     verdicts = plan.verdicts if dry_run else _write(root, plan, answers, text, old)
     _report(echo, root, answers, verdicts, mverdict, regs, gone,
             dry_run=dry_run, asking=asking)
-    install_talk.import_rules(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
-                              picker=getattr(prompter, "pick_rules", None) if asking else None)
+    importer.at_install(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
+                        picker=getattr(prompter, "pick_rules", None) if asking else None)
     if not dry_run:
         install_talk.closing(echo, root, verdicts, mverdict != "identical", bool(answers.get("local")))
     _subfolder_hint(echo, root, dir_, answers)
@@ -160,7 +162,7 @@ def _recorded(root: Path, flags: Flags) -> tuple[dict[str, Any], bool]:
     """The manifest as far as it can be trusted (a linked .agent/, memory/, log/... refused
     before anything is read), and whether this install stays out of git (--local)."""
     safepath.check_agent(root)
-    recorded = upgrade.trusted(manifest.load(root), _warn)
+    recorded = trust.trusted(manifest.load(root), _warn)
     return recorded, _local(root, bool(flags.get("local", False)), recorded.get("answers", {}))
 
 
@@ -172,11 +174,11 @@ def _check_target(root: Path) -> None:
               "(the hooks are meant to be committed: git init first)", file=sys.stderr)
 
 
-def _write(root: Path, plan: upgrade.Plan, answers: Answers, text: str,
-           old: str | None) -> list[upgrade.Verdict]:
+def _write(root: Path, plan: Plan, answers: Answers, text: str,
+           old: str | None) -> list[Verdict]:
     """The plan's files, then the manifest (TEXT, when it changed from OLD), then what a
     framework needs once its files are there."""
-    verdicts = upgrade.apply(root, plan, unstored=_warn)
+    verdicts = apply.apply(root, plan, unstored=_warn)
     if old != text:
         write_atomic(root / manifest.PATH, text.encode("utf-8"), 0o644)
     frameworks.post_install(root, answers)
@@ -185,7 +187,7 @@ def _write(root: Path, plan: upgrade.Plan, answers: Answers, text: str,
 
 def _plan(root: Path, answers: Answers, recorded: dict[str, Any], flags: Flags,
           *, conflict: str, restore: tuple[str, ...], template_root: str | None,
-          revs: dict[str, int] | None) -> tuple[dict[str, list[Any]], upgrade.Plan]:
+          revs: dict[str, int] | None) -> tuple[dict[str, list[Any]], Plan]:
     """Every file's verdict, the unregistering of dropped frameworks included; no writes."""
     regs = frameworks.registrations(root, answers)
     planned = render.plan(answers, template_root, revs) + [pf for pfs in regs.values() for pf in pfs]
@@ -205,9 +207,9 @@ def _plan(root: Path, answers: Answers, recorded: dict[str, Any], flags: Flags,
         settings["budget_tokens"] = answers["budget_tokens"]
     if flags.get("board") is not None or before.get("board", answers["board"]) != answers["board"]:
         settings["board"] = answers["board"]
-    plan = upgrade.classify(root, planned, recorded.get("files", {}), conflict=conflict,
+    plan = classify.classify(root, planned, recorded.get("files", {}), conflict=conflict,
                             restore=restore_paths, revs=revs, settings=settings)
-    upgrade.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
+    retire.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
     if top is None:
         _drop_gitattributes(root, plan)
     if answers.get("local"):
@@ -236,7 +238,7 @@ def _local(root: Path, given: bool, recorded: dict[str, Any]) -> bool:
     return True
 
 
-def _exclude(root: Path, plan: upgrade.Plan, regs: dict[str, list[Any]]) -> None:
+def _exclude(root: Path, plan: Plan, regs: dict[str, list[Any]]) -> None:
     """Every file outside .agent/ must be a host's local settings file; all of them and
     .agent/ go into our block of .git/info/exclude."""
     paths = [".agent/"]
@@ -256,8 +258,8 @@ def _exclude(root: Path, plan: upgrade.Plan, regs: dict[str, list[Any]]) -> None
     if old == new:
         return
     shown = os.path.relpath(target, root)
-    plan.steps.append(upgrade.Step(
-        upgrade.Verdict("create" if old is None else "update", shown,
+    plan.steps.append(Step(
+        Verdict("create" if old is None else "update", shown,
                         "kept out of git in this checkout: " + " ".join(paths)),
         writes=[(target, new.encode("utf-8"), 0o644)]))
 
@@ -274,20 +276,20 @@ def _subfolder_hint(echo: Callable[[str], None], root: Path, dir_: Path | None,
             echo(f"note: {fw.subfolder_hint}")
 
 
-def _drop_gitattributes(root: Path, plan: upgrade.Plan) -> None:
+def _drop_gitattributes(root: Path, plan: Plan) -> None:
     """No file of ours outside .agent/ any more: our block leaves the top .gitattributes."""
     for rel, text in gitattributes.unregister(root):
         path = root / rel
         plan.records.pop(rel, None)
         if text is None:
-            plan.steps.append(upgrade.Step(upgrade.Verdict("remove", rel, "held only our block"),
+            plan.steps.append(Step(Verdict("remove", rel, "held only our block"),
                                            removes=[path]))
         else:
-            plan.steps.append(upgrade.Step(upgrade.Verdict("update", rel, "our block removed, yours kept"),
+            plan.steps.append(Step(Verdict("update", rel, "our block removed, yours kept"),
                                            writes=[(path, text.encode("utf-8"), path.stat().st_mode & 0o777)]))
 
 
-def _refuse_dirty(root: Path, plan: upgrade.Plan, allow_dirty: bool) -> None:
+def _refuse_dirty(root: Path, plan: Plan, allow_dirty: bool) -> None:
     edited = [s.verdict.path for s in plan.steps if s.touches_edits]
     dirty = gitstore.dirty(root, edited) if not allow_dirty else []
     if dirty:
@@ -297,19 +299,19 @@ def _refuse_dirty(root: Path, plan: upgrade.Plan, allow_dirty: bool) -> None:
 
 
 def _report(echo: Callable[[str], None], root: Path, answers: Answers,
-            verdicts: list[upgrade.Verdict], mverdict: str,
+            verdicts: list[Verdict], mverdict: str,
             regs: dict[str, list[Any]], gone: list[str], *, dry_run: bool, asking: bool) -> None:
     echo(("Would write" if dry_run else "agenthooks install") + f" in {root}:")
     for v in verdicts:
         echo(v.line())
-    echo(upgrade.Verdict(mverdict, manifest.PATH).line())
+    echo(Verdict(mverdict, manifest.PATH).line())
     # The manifest is a file on the verdict list too: the count matches the lines above.
-    changed = sum(v.verdict in upgrade.WRITES for v in verdicts) + (mverdict != "identical")
+    changed = sum(v.verdict in WRITES for v in verdicts) + (mverdict != "identical")
     if dry_run:
         echo(f"dry run: {changed} file(s) would change; nothing was written")
     elif changed == 0 and mverdict == "identical":
         echo("up to date: nothing changed")
-    touched = {v.path for v in verdicts if v.verdict in upgrade.WRITES}
+    touched = {v.path for v in verdicts if v.verdict in WRITES}
     for note in frameworks.notices(root, answers):
         echo(f"note: {note}")
     for step in frameworks.next_steps(answers, touched, regs):

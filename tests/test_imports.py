@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agenthooks.render", "agenthooks.transcript", "agenthooks.gitstore"),
     ("agenthooks.memory.",),              # memory files: readers, then the tools over them
     ("agenthooks.health", "agenthooks.committed"),  # read memory, the log, transcripts, git
-    ("agenthooks.upgrade",),
+    ("agenthooks.upgrade", "agenthooks.upgrade."),  # verdicts: classified, then applied
     ("agenthooks.answers", "agenthooks.install_talk", "agenthooks.install",
      "agenthooks.doctor", "agenthooks.uninstall", "agenthooks.userinstall", "agenthooks.board_switch"),
     ("agenthooks.commands.",),
