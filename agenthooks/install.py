@@ -1,7 +1,6 @@
 """agenthooks install: answers, then the render plan, then per-file verdicts."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -29,22 +28,6 @@ def check_writable(root: Path) -> None:
         raise UserError(f"{probe}: not writable") from None
     os.close(fd)
     os.unlink(name)
-
-
-def template_override() -> tuple[str | None, dict[str, int] | None]:
-    """AGENTHOOKS_TEMPLATES: render from another template tree (tests install a past
-    release this way); its revs.json, when present, gives that release's template revs."""
-    root = os.environ.get("AGENTHOOKS_TEMPLATES")
-    if not root:
-        return None, None
-    path = Path(root)
-    if not path.is_dir():
-        raise UserError(f"AGENTHOOKS_TEMPLATES={root}: no such directory")
-    revs = None
-    if (path / "revs.json").is_file():
-        revs = {**render.TEMPLATE_REVS,
-                **json.loads((path / "revs.json").read_text(encoding="utf-8"))}
-    return str(path.resolve()), revs
 
 
 def run(
@@ -91,7 +74,6 @@ def _run(
     recorded, local = _recorded(root, flags)
     if (root / ".agent/config.yaml").is_file():
         config.check(root / ".agent/config.yaml")
-    template_root, revs = template_override()
     prompter = prompter_factory() if prompter_factory else None
     asking = prompter is not None and not yes and (
         sys.stdin.isatty() if interactive is None else interactive)
@@ -107,8 +89,7 @@ def _run(
         answers["local"] = True
     _check_board(root, answers, bool(flags.get("switch_board", False)))
     _check_target(root)
-    regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
-                       template_root=template_root, revs=revs)
+    regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore)
     _refuse_dirty(root, plan, allow_dirty)
     apply.guard(root, plan, [s.verdict.path for s in plan.steps],
                   also=[root / manifest.PATH], write=not dry_run)
@@ -144,13 +125,13 @@ def _check_board(root: Path, answers: Answers, switching: bool) -> None:
                         "moves the board and changes the setting")
 
 
-def _board(root: Path, answers: Answers, template_root: str | None) -> list[PlannedFile]:
+def _board(root: Path, answers: Answers) -> list[PlannedFile]:
     """A branch's board (board: local, branch) for the branch installed on, from the snapshot
     template, where none is yet; the hooks never make one (a new branch starts its own)."""
     if answers.get("board", "shared") == "shared":
         return []
     rel = boards.relpath(root / ".agent", root, answers["board"])  # outside git: snapshot.md
-    text = render.render(f"memory/{answers['lang']}/snapshot.md", {}, template_root)
+    text = render.render(f"memory/{answers['lang']}/snapshot.md", {})
     return [PlannedFile(f".agent/{rel}", text, 0o644, "memory")]
 
 
@@ -186,12 +167,11 @@ def _write(root: Path, plan: Plan, answers: Answers, text: str,
 
 
 def _plan(root: Path, answers: Answers, recorded: dict[str, Any], flags: Flags,
-          *, conflict: str, restore: tuple[str, ...], template_root: str | None,
-          revs: dict[str, int] | None) -> tuple[dict[str, list[Any]], Plan]:
+          *, conflict: str, restore: tuple[str, ...]) -> tuple[dict[str, list[Any]], Plan]:
     """Every file's verdict, the unregistering of dropped frameworks included; no writes."""
     regs = frameworks.registrations(root, answers)
-    planned = render.plan(answers, template_root, revs) + [pf for pfs in regs.values() for pf in pfs]
-    planned += _board(root, answers, template_root)
+    planned = render.plan(answers) + [pf for pfs in regs.values() for pf in pfs]
+    planned += _board(root, answers)
     # The top .gitattributes block: LF checkouts for the files we own outside .agent/
     # (none in a --local install: that file is committed).
     top = None if answers.get("local") else gitattributes.plan(root, planned)
@@ -208,7 +188,7 @@ def _plan(root: Path, answers: Answers, recorded: dict[str, Any], flags: Flags,
     if flags.get("board") is not None or before.get("board", answers["board"]) != answers["board"]:
         settings["board"] = answers["board"]
     plan = classify.classify(root, planned, recorded.get("files", {}), conflict=conflict,
-                            restore=restore_paths, revs=revs, settings=settings)
+                            restore=restore_paths, settings=settings)
     retire.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
     if top is None:
         _drop_gitattributes(root, plan)

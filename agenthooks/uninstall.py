@@ -154,17 +154,14 @@ def _stock_memory(name: str) -> set[bytes]:
     """The texts install (or a hook, when one is missing) writes for memory file name, in
     every language: such a file holds nothing anyone wrote."""
     from agenthooks import messages, templating
-    from agenthooks.install import template_override
 
-    template_root, _ = template_override()
+    env = templating.environment()
     out = set()
-    for root in {None, template_root}:
-        env = templating.environment(root)
-        for lang in messages.MESSAGES:
-            try:
-                out.add(env.get_template(f"memory/{lang}/{name}").render().encode("utf-8"))
-            except Exception:  # noqa: BLE001 - a template tree without it: nothing to match
-                continue
+    for lang in messages.MESSAGES:
+        try:
+            out.add(env.get_template(f"memory/{lang}/{name}").render().encode("utf-8"))
+        except Exception:  # noqa: BLE001 - no template of that name: nothing to match
+            continue
     return out
 
 

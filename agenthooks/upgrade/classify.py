@@ -36,12 +36,10 @@ def classify(
     *,
     conflict: str = "inline",
     restore: frozenset[str] = frozenset(),
-    revs: dict[str, int] | None = None,
     settings: dict[str, Any] | None = None,
 ) -> Plan:
     """Decide every planned file without writing anything. `settings`: config.yaml keys
     given on this command line, spliced into the user's config.yaml."""
-    revs = revs or TEMPLATE_REVS
     in_git = git_prefix(root) is not None
     steps: list[Step] = []
     records: dict[str, Any] = {}
@@ -57,7 +55,7 @@ def classify(
         regular = path.is_file() and not path.is_symlink()
         seen = Seen(root=root, pf=pf, path=path, new=new, cur=path.read_bytes() if regular else None,
                     lexists=path.exists() or path.is_symlink(), rec=recorded.get(pf.path),
-                    record=manifest.record(new, pf.template, revs.get(pf.template, 1),
+                    record=manifest.record(new, pf.template, TEMPLATE_REVS.get(pf.template, 1),
                                            pf.mode, pf.kind),
                     restore=restore, conflict=conflict, in_git=in_git,
                     settings=settings or {})
