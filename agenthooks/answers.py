@@ -7,9 +7,10 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Protocol
+from typing import Any, Callable, Iterable, Mapping, Optional, Protocol
 
 from agenthooks import config, frameworks, messages, platforms, usermessages
+from agenthooks.answer_types import Answers, Flags
 from agenthooks.errors import MissingAnswer, UserError, unknown
 
 
@@ -105,6 +106,24 @@ def check(name: str, value: Any) -> Any:
     raise AssertionError(name)
 
 
+def edit_frameworks(given: list[str] | None, add: Iterable[str], remove: Iterable[str],
+                    recorded: Mapping[str, Any], root: Path) -> list[str] | None:
+    """--add/--remove applied to --framework, else to the recorded frameworks (else what
+    the repo shows): the rest stays as it was. None when neither was given."""
+    add, remove = list(add), list(remove)
+    if not add and not remove:
+        return given
+    for names in (add, remove):
+        if names:
+            check("frameworks", names)  # an unknown name fails here, not silently
+    base = list(given or recorded.get("frameworks") or frameworks.detect(root))
+    out = [f for f in base + [a for a in add if a not in base] if f not in remove]
+    if not out:
+        raise UserError(f"--remove {' --remove '.join(remove)} leaves no framework: "
+                        "uninstall instead (agenthooks uninstall), or --add another")
+    return out
+
+
 def _choices(name: str) -> list[tuple[str, str]]:
     if name == "platforms":
         return [(p, f"{p}: {platforms.DESCRIPTIONS[p]}") for p in platforms.PLATFORMS]
@@ -117,32 +136,50 @@ def _choices(name: str) -> list[tuple[str, str]]:
 
 def resolve(
     root: Path,
-    flags: dict[str, Any],
-    recorded: dict[str, Any],
+    flags: Flags,
+    recorded: Mapping[str, Any],
     *,
     yes: bool,
     prompter: Prompter | None,
     interactive: bool | None = None,
-) -> dict[str, Any]:
-    """Every answer, checked. Raises MissingAnswer before anything is written."""
+) -> Answers:
+    """Every answer, checked. Raises MissingAnswer before anything is written. RECORDED:
+    the answers of the last install, as its manifest holds them (each checked before use)."""
     if interactive is None:
         interactive = sys.stdin.isatty()
+    got = _asked(root, flags, recorded, yes=yes, prompter=prompter, interactive=interactive)
+    out = Answers(platforms=got["platforms"], frameworks=got["frameworks"], lang=got["lang"],
+                  budget_tokens=got["budget_tokens"], board=got["board"])
+    if "statusline" in got:
+        out["statusline"] = got["statusline"]
+    # What the hooks say, in the repo's own words: .agent/messages.yaml, read each run.
+    own = usermessages.read(root, out["lang"])
+    if own:
+        out["messages"] = own
+    return out
+
+
+def _asked(root: Path, flags: Flags, recorded: Mapping[str, Any], *, yes: bool,
+           prompter: Prompter | None, interactive: bool) -> dict[str, Any]:
+    """Each question's checked answer, by its name: from its flag, the recorded answer, a
+    prompt or the default, in QUESTIONS order (a later question may depend on an earlier)."""
+    given: Mapping[str, object] = flags
     base = defaults(root)
     board = current_board(root)
     out: dict[str, Any] = {}
     for q in QUESTIONS:
-        if q.name == "board" and flags.get("board") is None and (board is not None or recorded):
+        if q.name == "board" and given.get("board") is None and (board is not None or recorded):
             # An installed repo keeps its board (board --switch moves it); answers recorded
             # before boards existed mean the one board, snapshot.md.
             out["board"] = board or recorded.get("board") or "shared"
             continue
         only = ONLY_FOR.get(q.name)
-        if only is not None and only not in out.get("frameworks", []) and flags.get(q.name) is None:
+        if only is not None and only not in out.get("frameworks", []) and given.get(q.name) is None:
             if isinstance(recorded.get(q.name), bool):
                 out[q.name] = recorded[q.name]  # kept for when its framework comes back
             continue
-        if flags.get(q.name) not in (None, []):
-            out[q.name] = check(q.name, flags[q.name])
+        if given.get(q.name) not in (None, []):
+            out[q.name] = check(q.name, given[q.name])
             continue
         last = recorded.get(q.name)
         if last is not None:
@@ -168,10 +205,6 @@ def resolve(
                 f"missing answer '{q.name}' and no terminal to ask on: pass {q.flag} "
                 f"or --yes (recorded answers, then defaults)"
             )
-    # What the hooks say, in the repo's own words: .agent/messages.yaml, read each run.
-    own = usermessages.read(root, out["lang"])
-    if own:
-        out["messages"] = own
     return out
 
 

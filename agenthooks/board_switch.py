@@ -13,10 +13,11 @@ import shlex
 from pathlib import Path
 from typing import Callable
 
-from agenthooks import config, gitstore, install, upgrade
+from agenthooks import config, gitstore, install
 from agenthooks.errors import UserError
 from agenthooks.files import make_dirs, write_atomic
 from agenthooks.memory import addline, boards, parse
+from agenthooks.upgrade.steps import WRITES
 
 
 def _holds_items(path: Path) -> bool:
@@ -78,7 +79,7 @@ def run(dir_: Path | None, new: str, force: bool, echo: Callable[[str], None]) -
                 prompter_factory=None, echo=lines.append, allow_dirty=True)
     for line in lines:  # what changed (the new board's template is written over just below)
         words = line.split()
-        if words[:1] and words[0] in upgrade.WRITES and not (moved is not None and words[1:2] == [repo.label(dst)]):
+        if words[:1] and words[0] in WRITES and not (moved is not None and words[1:2] == [repo.label(dst)]):
             echo(line)
     if moved is not None:
         make_dirs(dst.parent)

@@ -13,10 +13,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import __version__, config, frameworks, hookrun, manifest, messages, render, syntax, upgrade, \
-    usermessages
+from agenthooks import __version__, config, frameworks, hookrun, manifest, messages, render, syntax, usermessages
+from agenthooks.answer_types import Answers, unchecked
 from agenthooks.errors import UserError
 from agenthooks.files import is_ours
+from agenthooks.upgrade.steps import MARKER, NEW_SUFFIX, resolve_hint
 
 HOOK_REF = re.compile(r"\.agent/hooks/([A-Za-z0-9_.-]+\.sh)")
 
@@ -59,14 +60,14 @@ def _hooks(root: Path, files: dict[str, Any],
         if not os.access(path, os.X_OK):
             out.append(Check(name, "fail", f"{rel} is not executable: chmod +x {rel}"))
             continue
-        if upgrade.MARKER in data:
+        if MARKER in data:
             out.append(Check(name, "fail", f"{rel} has unresolved conflict markers: resolve them"))
             continue
-        side = path.with_name(path.name + upgrade.NEW_SUFFIX)
+        side = path.with_name(path.name + NEW_SUFFIX)
         if side.exists():
-            out.append(Check(name, "fail", f"an upgrade conflict waits in {rel}{upgrade.NEW_SUFFIX} "
+            out.append(Check(name, "fail", f"an upgrade conflict waits in {rel}{NEW_SUFFIX} "
                              f"(your {hook}.sh still runs): "
-                             + upgrade._resolve_hint(rel, rel + upgrade.NEW_SUFFIX)))
+                             + resolve_hint(rel, rel + NEW_SUFFIX)))
             continue
         if not is_ours(data):
             out.append(Check(name, "fail", f"{rel} is not an agenthooks hook"))
@@ -100,11 +101,11 @@ def _pending(root: Path, files: dict[str, Any]) -> list[Check]:
     out = []
     for rel in sorted(set(files) - hooks):
         path = root / rel
-        side = rel + upgrade.NEW_SUFFIX
+        side = rel + NEW_SUFFIX
         if (root / side).exists():
             out.append(Check(f"file {rel}", "fail", f"an upgrade conflict waits in {side}: "
-                             + upgrade._resolve_hint(rel, side)))
-        elif path.is_file() and upgrade.MARKER in path.read_bytes():
+                             + resolve_hint(rel, side)))
+        elif path.is_file() and MARKER in path.read_bytes():
             out.append(Check(f"file {rel}", "fail", "has unresolved conflict markers: resolve "
                              "them, then git add it"))
     return out
@@ -138,7 +139,7 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
     for rel, rec in sorted(data.get("files", {}).items()):
         if not isinstance(rec, dict) or manifest.kind(rec) == "config":
             continue  # config.yaml is judged by its version: line below
-        if rec.get("pending") and (root / (rel + upgrade.NEW_SUFFIX)).exists():
+        if rec.get("pending") and (root / (rel + NEW_SUFFIX)).exists():
             continue  # a waiting conflict, reported on its own line
         current = render.TEMPLATE_REVS.get(str(rec.get("template", "")))
         if current is not None and isinstance(rec.get("rev"), int) and rec["rev"] < current:
@@ -162,7 +163,7 @@ def _outdated(data: dict[str, Any], root: Path) -> list[Check]:
     return [Check("templates", "ok", f"current for agenthooks {__version__}")]
 
 
-def _registrations(root: Path, answers: dict[str, Any], files: dict[str, Any]) -> list[Check]:
+def _registrations(root: Path, answers: Answers, files: dict[str, Any]) -> list[Check]:
     out = []
     for name in answers.get("frameworks", []):
         mod = frameworks.get(name)
@@ -204,7 +205,7 @@ def _registrations(root: Path, answers: dict[str, Any], files: dict[str, Any]) -
 def renders(data: dict[str, Any], root: Path) -> dict[str, str] | None:
     """What install would write under .agent/hooks/ now, when the installed hooks are this
     release's (else None: the templates check says what to do)."""
-    answers = data.get("answers", {})
+    answers = unchecked(data.get("answers", {}))
     files = data.get("files", {})
     try:
         planned = {pf.path: pf for pf in render.plan(answers) if pf.path.startswith(".agent/hooks/")}
@@ -222,7 +223,7 @@ def _served(root: Path, data: dict[str, Any], now: dict[str, str] | None) -> lis
     lines its render adds (its envelope, its transcript reader, ...) are there. A run that
     rendered for another set (two installs at once, an .agenthooks-new moved into place)
     leaves a framework registered against hooks that do not speak its envelope."""
-    answers = data.get("answers", {})
+    answers = unchecked(data.get("answers", {}))
     selected = [f for f in answers.get("frameworks", []) if f in frameworks.NAMES]
     if now is None or not selected:
         return []
@@ -241,7 +242,7 @@ def _served(root: Path, data: dict[str, Any], now: dict[str, str] | None) -> lis
     for name in selected:
         others = [f for f in selected if f != name] or [frameworks.DEFAULT]
         try:
-            without = {pf.path: pf.text for pf in render.plan(dict(answers, frameworks=others))}
+            without = {pf.path: pf.text for pf in render.plan(unchecked({**answers, "frameworks": others}))}
         except Exception:  # noqa: BLE001
             continue
         for rel, text in now.items():
@@ -296,7 +297,7 @@ def _committed(root: Path, files: dict[str, Any], local: bool = False) -> list[C
     return [Check("committed", "ok", "no file teammates need is ignored by git")]
 
 
-def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
+def _unselected(root: Path, answers: Answers) -> list[Check]:
     """Our entries in the settings of a framework the hooks were not rendered for: they call
     hooks that do not speak its envelope. Every framework's files are scanned."""
     selected = list(answers.get("frameworks", []))
@@ -319,7 +320,7 @@ def _unselected(root: Path, answers: dict[str, Any]) -> list[Check]:
     return out
 
 
-def _neighbours(root: Path, answers: dict[str, Any]) -> list[Check]:
+def _neighbours(root: Path, answers: Answers) -> list[Check]:
     """A host that keeps only the last additionalContext of several session-start hooks
     (Copilot CLI: github/copilot-cli #3589) and runs another one beside ours: memory, or the
     other hook's context, may be dropped. Each such framework module names them
@@ -338,7 +339,7 @@ def _neighbours(root: Path, answers: dict[str, Any]) -> list[Check]:
     return out
 
 
-def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
+def _config(root: Path, answers: Answers) -> list[Check]:
     """Parse config.yaml as YAML, and with the hooks' own bash reader."""
     cfg = root / ".agent/config.yaml"
     if not cfg.is_file():
@@ -386,7 +387,7 @@ def _config(root: Path, answers: dict[str, Any]) -> list[Check]:
     return [Check("config.yaml", "ok", "valid YAML, read cleanly by the hooks")]
 
 
-def _messages(root: Path, answers: dict[str, Any]) -> list[Check]:
+def _messages(root: Path, answers: Answers) -> list[Check]:
     """.agent/messages.yaml: texts the hooks can say, and the ones the hooks were rendered
     with (install renders them in)."""
     path = root / usermessages.PATH
@@ -486,7 +487,7 @@ def _sessions(root: Path) -> list[Check]:
                          "announced compaction was followed by a reload")]
 
 
-def _everywhere(root: Path, answers: dict[str, Any] | None) -> list[Check]:
+def _everywhere(root: Path, answers: Answers | None) -> list[Check]:
     """What runs our hooks beyond the repo's own settings (the Claude Code plugin, a
     user-level install), per host, and whether memory then comes once: the dispatcher steps
     aside where the repo's registration is loaded, so only a user's settings that run a
@@ -567,7 +568,7 @@ def _board(root: Path) -> list[Check]:
     return out
 
 
-def _start_folder(root: Path, answers: dict[str, Any]) -> list[Check]:
+def _start_folder(root: Path, answers: Answers) -> list[Check]:
     """Where each host must start to run the repo's hooks (a host started in a subfolder may
     load no project hooks), unless the plugin or a user-level install runs them anywhere."""
     from agenthooks import userinstall
@@ -614,7 +615,7 @@ def checks(root: Path) -> list[Check]:
     out += _pending(root, data.get("files", {}))
     out += _stale_records(root, data, now)
     out += _outdated(data, root)
-    answers = data.get("answers", {})
+    answers = unchecked(data.get("answers", {}))
     if answers.get("frameworks"):
         out += _registrations(root, answers, data.get("files", {}))
         out += _served(root, data, now)

@@ -1,7 +1,6 @@
 """agenthooks install: answers, then the render plan, then per-file verdicts."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -9,10 +8,13 @@ from typing import Any, Callable
 
 from agenthooks import answers as answers_mod
 from agenthooks import (config, frameworks, gitattributes, gitexclude, gitstore, install_talk,
-                        installlock, manifest, render, safepath, upgrade)
+                        installlock, manifest, render, safepath)
+from agenthooks.answer_types import Answers, Flags
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile, target_dir, write_atomic
-from agenthooks.memory import boards
+from agenthooks.memory import boards, importer
+from agenthooks.upgrade import apply, classify, retire, trust
+from agenthooks.upgrade.steps import WRITES, Plan, Step, Verdict
 
 
 def check_writable(root: Path) -> None:
@@ -28,25 +30,9 @@ def check_writable(root: Path) -> None:
     os.unlink(name)
 
 
-def template_override() -> tuple[str | None, dict[str, int] | None]:
-    """AGENTHOOKS_TEMPLATES: render from another template tree (tests install a past
-    release this way); its revs.json, when present, gives that release's template revs."""
-    root = os.environ.get("AGENTHOOKS_TEMPLATES")
-    if not root:
-        return None, None
-    path = Path(root)
-    if not path.is_dir():
-        raise UserError(f"AGENTHOOKS_TEMPLATES={root}: no such directory")
-    revs = None
-    if (path / "revs.json").is_file():
-        revs = {**render.TEMPLATE_REVS,
-                **json.loads((path / "revs.json").read_text(encoding="utf-8"))}
-    return str(path.resolve()), revs
-
-
 def run(
     dir_: Path | None,
-    flags: dict[str, Any],
+    flags: Flags,
     *,
     yes: bool,
     dry_run: bool,
@@ -71,7 +57,7 @@ def run(
 def _run(
     root: Path,
     dir_: Path | None,
-    flags: dict[str, Any],
+    flags: Flags,
     *,
     yes: bool,
     dry_run: bool,
@@ -88,32 +74,31 @@ def _run(
     recorded, local = _recorded(root, flags)
     if (root / ".agent/config.yaml").is_file():
         config.check(root / ".agent/config.yaml")
-    template_root, revs = template_override()
     prompter = prompter_factory() if prompter_factory else None
     asking = prompter is not None and not yes and (
         sys.stdin.isatty() if interactive is None else interactive)
     if asking:
         echo(install_talk.INTRO)
-    flags = dict(flags, frameworks=install_talk.edit_frameworks(
-        flags.get("frameworks"), flags.pop("add", None) or (), flags.pop("remove", None) or (),
-        recorded.get("answers", {}), root))
+    flags = flags.copy()
+    flags["frameworks"] = answers_mod.edit_frameworks(
+        flags.get("frameworks"), flags.get("add") or (), flags.get("remove") or (),
+        recorded.get("answers", {}), root)
     answers = answers_mod.resolve(root, flags, recorded.get("answers", {}), yes=yes,
                                   prompter=prompter, interactive=interactive)
     if local:
         answers["local"] = True
-    _check_board(root, answers, bool(flags.pop("switch_board", False)))
+    _check_board(root, answers, bool(flags.get("switch_board", False)))
     _check_target(root)
-    regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore,
-                       template_root=template_root, revs=revs)
+    regs, plan = _plan(root, answers, recorded, flags, conflict=conflict, restore=restore)
     _refuse_dirty(root, plan, allow_dirty)
-    upgrade.guard(root, plan, [s.verdict.path for s in plan.steps],
+    apply.guard(root, plan, [s.verdict.path for s in plan.steps],
                   also=[root / manifest.PATH], write=not dry_run)
     text = manifest.dumps(answers, plan.records)
     mpath = root / manifest.PATH
     old = mpath.read_text(encoding="utf-8") if mpath.is_file() else None
     mverdict = "identical" if old == text else ("create" if old is None else "update")
     gone = install_talk.dropped(recorded.get("answers", {}), answers)
-    writes = any(v.verdict in upgrade.WRITES for v in plan.verdicts) or mverdict != "identical"
+    writes = any(v.verdict in WRITES for v in plan.verdicts) or mverdict != "identical"
     if asking and not dry_run and writes:
         assert prompter is not None
         install_talk.show_plan(echo, root, plan.verdicts, mverdict, gone)
@@ -121,8 +106,8 @@ def _run(
     verdicts = plan.verdicts if dry_run else _write(root, plan, answers, text, old)
     _report(echo, root, answers, verdicts, mverdict, regs, gone,
             dry_run=dry_run, asking=asking)
-    install_talk.import_rules(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
-                              picker=getattr(prompter, "pick_rules", None) if asking else None)
+    importer.at_install(echo, root, asking=asking, all_=import_rules, dry_run=dry_run,
+                        picker=getattr(prompter, "pick_rules", None) if asking else None)
     if not dry_run:
         install_talk.closing(echo, root, verdicts, mverdict != "identical", bool(answers.get("local")))
     _subfolder_hint(echo, root, dir_, answers)
@@ -130,7 +115,7 @@ def _run(
     return 1 if attention else 0
 
 
-def _check_board(root: Path, answers: dict[str, Any], switching: bool) -> None:
+def _check_board(root: Path, answers: Answers, switching: bool) -> None:
     """--board on an installed repo that keeps its board elsewhere: the board must move with
     it, which `agenthooks board --switch` does (and then installs)."""
     current = answers_mod.current_board(root)
@@ -140,13 +125,13 @@ def _check_board(root: Path, answers: dict[str, Any], switching: bool) -> None:
                         "moves the board and changes the setting")
 
 
-def _board(root: Path, answers: dict[str, Any], template_root: str | None) -> list[PlannedFile]:
+def _board(root: Path, answers: Answers) -> list[PlannedFile]:
     """A branch's board (board: local, branch) for the branch installed on, from the snapshot
     template, where none is yet; the hooks never make one (a new branch starts its own)."""
     if answers.get("board", "shared") == "shared":
         return []
     rel = boards.relpath(root / ".agent", root, answers["board"])  # outside git: snapshot.md
-    text = render.render(f"memory/{answers['lang']}/snapshot.md", {}, template_root)
+    text = render.render(f"memory/{answers['lang']}/snapshot.md", {})
     return [PlannedFile(f".agent/{rel}", text, 0o644, "memory")]
 
 
@@ -154,12 +139,12 @@ def _warn(message: str) -> None:
     print(f"agenthooks: warning: {message}", file=sys.stderr)
 
 
-def _recorded(root: Path, flags: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def _recorded(root: Path, flags: Flags) -> tuple[dict[str, Any], bool]:
     """The manifest as far as it can be trusted (a linked .agent/, memory/, log/... refused
     before anything is read), and whether this install stays out of git (--local)."""
     safepath.check_agent(root)
-    recorded = upgrade.trusted(manifest.load(root), _warn)
-    return recorded, _local(root, bool(flags.pop("local", False)), recorded.get("answers", {}))
+    recorded = trust.trusted(manifest.load(root), _warn)
+    return recorded, _local(root, bool(flags.get("local", False)), recorded.get("answers", {}))
 
 
 def _check_target(root: Path) -> None:
@@ -170,24 +155,23 @@ def _check_target(root: Path) -> None:
               "(the hooks are meant to be committed: git init first)", file=sys.stderr)
 
 
-def _write(root: Path, plan: upgrade.Plan, answers: dict[str, Any], text: str,
-           old: str | None) -> list[upgrade.Verdict]:
+def _write(root: Path, plan: Plan, answers: Answers, text: str,
+           old: str | None) -> list[Verdict]:
     """The plan's files, then the manifest (TEXT, when it changed from OLD), then what a
     framework needs once its files are there."""
-    verdicts = upgrade.apply(root, plan, unstored=_warn)
+    verdicts = apply.apply(root, plan, unstored=_warn)
     if old != text:
         write_atomic(root / manifest.PATH, text.encode("utf-8"), 0o644)
     frameworks.post_install(root, answers)
     return verdicts
 
 
-def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: dict[str, Any],
-          *, conflict: str, restore: tuple[str, ...], template_root: str | None,
-          revs: dict[str, int] | None) -> tuple[dict[str, list[Any]], upgrade.Plan]:
+def _plan(root: Path, answers: Answers, recorded: dict[str, Any], flags: Flags,
+          *, conflict: str, restore: tuple[str, ...]) -> tuple[dict[str, list[Any]], Plan]:
     """Every file's verdict, the unregistering of dropped frameworks included; no writes."""
     regs = frameworks.registrations(root, answers)
-    planned = render.plan(answers, template_root, revs) + [pf for pfs in regs.values() for pf in pfs]
-    planned += _board(root, answers, template_root)
+    planned = render.plan(answers) + [pf for pfs in regs.values() for pf in pfs]
+    planned += _board(root, answers)
     # The top .gitattributes block: LF checkouts for the files we own outside .agent/
     # (none in a --local install: that file is committed).
     top = None if answers.get("local") else gitattributes.plan(root, planned)
@@ -197,11 +181,15 @@ def _plan(root: Path, answers: dict[str, Any], recorded: dict[str, Any], flags: 
     # Flags whose value lives in config.yaml are applied to it when given on this run.
     # (A flag, or a new answer at the prompt; a recorded answer never overrides the file.)
     before = recorded.get("answers", {})
-    settings = {key: answers[key] for key in ("budget_tokens", "board")
-                if flags.get(key) is not None or before.get(key, answers[key]) != answers[key]}
-    plan = upgrade.classify(root, planned, recorded.get("files", {}), conflict=conflict,
-                            restore=restore_paths, revs=revs, settings=settings)
-    upgrade.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
+    settings: dict[str, Any] = {}
+    if flags.get("budget_tokens") is not None \
+            or before.get("budget_tokens", answers["budget_tokens"]) != answers["budget_tokens"]:
+        settings["budget_tokens"] = answers["budget_tokens"]
+    if flags.get("board") is not None or before.get("board", answers["board"]) != answers["board"]:
+        settings["board"] = answers["board"]
+    plan = classify.classify(root, planned, recorded.get("files", {}), conflict=conflict,
+                            restore=restore_paths, settings=settings)
+    retire.drop_frameworks(root, plan, planned, answers["frameworks"], recorded)
     if top is None:
         _drop_gitattributes(root, plan)
     if answers.get("local"):
@@ -230,7 +218,7 @@ def _local(root: Path, given: bool, recorded: dict[str, Any]) -> bool:
     return True
 
 
-def _exclude(root: Path, plan: upgrade.Plan, regs: dict[str, list[Any]]) -> None:
+def _exclude(root: Path, plan: Plan, regs: dict[str, list[Any]]) -> None:
     """Every file outside .agent/ must be a host's local settings file; all of them and
     .agent/ go into our block of .git/info/exclude."""
     paths = [".agent/"]
@@ -250,14 +238,14 @@ def _exclude(root: Path, plan: upgrade.Plan, regs: dict[str, list[Any]]) -> None
     if old == new:
         return
     shown = os.path.relpath(target, root)
-    plan.steps.append(upgrade.Step(
-        upgrade.Verdict("create" if old is None else "update", shown,
+    plan.steps.append(Step(
+        Verdict("create" if old is None else "update", shown,
                         "kept out of git in this checkout: " + " ".join(paths)),
         writes=[(target, new.encode("utf-8"), 0o644)]))
 
 
 def _subfolder_hint(echo: Callable[[str], None], root: Path, dir_: Path | None,
-                    answers: dict[str, Any]) -> None:
+                    answers: Answers) -> None:
     """Run from a subfolder of the repo: where a host started there loads no project hooks."""
     here = Path(dir_).expanduser().resolve() if dir_ is not None else Path.cwd().resolve()
     if here == root.resolve() or root.resolve() not in here.parents:
@@ -268,20 +256,20 @@ def _subfolder_hint(echo: Callable[[str], None], root: Path, dir_: Path | None,
             echo(f"note: {fw.subfolder_hint}")
 
 
-def _drop_gitattributes(root: Path, plan: upgrade.Plan) -> None:
+def _drop_gitattributes(root: Path, plan: Plan) -> None:
     """No file of ours outside .agent/ any more: our block leaves the top .gitattributes."""
     for rel, text in gitattributes.unregister(root):
         path = root / rel
         plan.records.pop(rel, None)
         if text is None:
-            plan.steps.append(upgrade.Step(upgrade.Verdict("remove", rel, "held only our block"),
+            plan.steps.append(Step(Verdict("remove", rel, "held only our block"),
                                            removes=[path]))
         else:
-            plan.steps.append(upgrade.Step(upgrade.Verdict("update", rel, "our block removed, yours kept"),
+            plan.steps.append(Step(Verdict("update", rel, "our block removed, yours kept"),
                                            writes=[(path, text.encode("utf-8"), path.stat().st_mode & 0o777)]))
 
 
-def _refuse_dirty(root: Path, plan: upgrade.Plan, allow_dirty: bool) -> None:
+def _refuse_dirty(root: Path, plan: Plan, allow_dirty: bool) -> None:
     edited = [s.verdict.path for s in plan.steps if s.touches_edits]
     dirty = gitstore.dirty(root, edited) if not allow_dirty else []
     if dirty:
@@ -290,20 +278,20 @@ def _refuse_dirty(root: Path, plan: upgrade.Plan, allow_dirty: bool) -> None:
                         "rewrite: commit or stash them first, or pass --allow-dirty")
 
 
-def _report(echo: Callable[[str], None], root: Path, answers: dict[str, Any],
-            verdicts: list[upgrade.Verdict], mverdict: str,
+def _report(echo: Callable[[str], None], root: Path, answers: Answers,
+            verdicts: list[Verdict], mverdict: str,
             regs: dict[str, list[Any]], gone: list[str], *, dry_run: bool, asking: bool) -> None:
     echo(("Would write" if dry_run else "agenthooks install") + f" in {root}:")
     for v in verdicts:
         echo(v.line())
-    echo(upgrade.Verdict(mverdict, manifest.PATH).line())
+    echo(Verdict(mverdict, manifest.PATH).line())
     # The manifest is a file on the verdict list too: the count matches the lines above.
-    changed = sum(v.verdict in upgrade.WRITES for v in verdicts) + (mverdict != "identical")
+    changed = sum(v.verdict in WRITES for v in verdicts) + (mverdict != "identical")
     if dry_run:
         echo(f"dry run: {changed} file(s) would change; nothing was written")
     elif changed == 0 and mverdict == "identical":
         echo("up to date: nothing changed")
-    touched = {v.path for v in verdicts if v.verdict in upgrade.WRITES}
+    touched = {v.path for v in verdicts if v.verdict in WRITES}
     for note in frameworks.notices(root, answers):
         echo(f"note: {note}")
     for step in frameworks.next_steps(answers, touched, regs):

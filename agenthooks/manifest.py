@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from agenthooks import __version__
 from agenthooks.errors import UserError
@@ -69,7 +69,7 @@ def is_pristine(data: bytes, rec: dict[str, Any]) -> bool:
     return sha256(lf(data)) == rec.get("sha256")
 
 
-def dumps(answers: dict[str, Any], files: dict[str, Any]) -> str:
+def dumps(answers: Mapping[str, Any], files: dict[str, Any]) -> str:
     doc = {"agenthooks": __version__, "schema": SCHEMA, "answers": answers,
            "files": dict(sorted(files.items()))}
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -57,17 +57,6 @@ KEY_NAME = "private-key"
 _REPEAT = re.compile(r"(\[[^\]]*\]|[A-Za-z0-9_])\{(\d+)\}")
 
 
-def _expand(pattern: str) -> str:
-    return _REPEAT.sub(lambda m: m.group(1) * int(m.group(2)), pattern)
-
-
-def awk_patterns() -> list[tuple[str, str]]:
-    """(name, awk-safe ERE) per pattern, in order: the hooks' awk joins them with '|'.
-    Inside brackets `\t` is a tab to gawk and mawk but a backslash and a `t` to BusyBox
-    awk (POSIX regcomp), so the awk side spells blanks `[:blank:]`."""
-    return [(name, _expand(p).replace(" \\t", "[:blank:]")) for name, p in SECRET_PATTERNS.items()]
-
-
 def awk_source(width: int = 100) -> list[tuple[str, list[str]]]:
     """(name, awk lines) per pattern: the statements that pass it to secret(), each line at
     most `width` columns. X{n} becomes rep(X, n) (not every awk knows intervals), and a long
@@ -96,7 +85,9 @@ def awk_source(width: int = 100) -> list[tuple[str, list[str]]]:
 
 
 def _blanks(text: str) -> str:
-    return text.replace(" \\t", "[:blank:]")  # see awk_patterns
+    """Inside brackets `\\t` is a tab to gawk and mawk but a backslash and a `t` to BusyBox
+    awk (POSIX regcomp), so the awk side spells blanks `[:blank:]`."""
+    return text.replace(" \\t", "[:blank:]")
 
 
 def _awk_literal(text: str) -> str:
@@ -118,11 +109,6 @@ def _awk_literals(text: str, size: int) -> list[str]:
             chunk = ""
         chunk += c
     return out + ([_awk_literal(chunk)] if chunk else [])
-
-
-def combined_ere() -> str:
-    """All patterns as one awk-safe ERE alternation."""
-    return "|".join(f"({ere})" for _, ere in awk_patterns())
 
 
 # Compiled for bytes: a line is tested on its UTF-8 bytes, as the hooks' awk tests it.

@@ -45,10 +45,9 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 
 
 @lru_cache(maxsize=None)
-def environment(root: str | None = None) -> jinja2.Environment:
+def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        # An overriding root (a past release, in tests) falls back to ours for newer files.
-        loader=jinja2.FileSystemLoader([root, str(templates_dir())] if root else str(templates_dir())),
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
         bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

@@ -14,11 +14,11 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from agenthooks import (frameworks, gitattributes, gitexclude, gitstore, installlock, manifest, safepath,
-                        upgrade)
+from agenthooks import frameworks, gitattributes, gitexclude, gitstore, installlock, manifest, safepath
 from agenthooks.errors import UserError
 from agenthooks.files import target_dir
-from agenthooks.upgrade import Plan, Step, Verdict
+from agenthooks.upgrade import apply, release, trust
+from agenthooks.upgrade.steps import LEGACY_SUFFIX, NEW_SUFFIX, Plan, Step, Verdict
 
 
 class NeedsConfirmation(UserError):
@@ -109,11 +109,11 @@ def _recorded(root: Path, rel: str, rec: dict[str, Any], plan: Plan) -> None:
             step(Step(Verdict("keep", rel, "edited by you: delete it by hand, or --purge")))
             plan.records[rel] = rec
         return
-    side = path.with_name(path.name + upgrade.NEW_SUFFIX)
+    side = path.with_name(path.name + NEW_SUFFIX)
     if side.is_file() and not side.is_symlink():
         step(Step(Verdict("remove", str(Path(rel).with_name(side.name).as_posix()),
                           "a new version install left for you to merge"), removes=[side]))
-    legacy = path.with_name(str(rec.get("legacy") or (path.name + upgrade.LEGACY_SUFFIX)))
+    legacy = path.with_name(str(rec.get("legacy") or (path.name + LEGACY_SUFFIX)))
     has_legacy = bool(rec.get("legacy")) and legacy.exists()
     exists = path.is_file() and not path.is_symlink()
     if exists and not manifest.is_pristine(path.read_bytes(), rec):
@@ -140,7 +140,7 @@ def _orphans(root: Path, plan: Plan) -> None:
         if s.verdict.verdict != "keep" or not s.verdict.path.endswith(".sh") \
                 or not path.is_file():
             continue
-        lost = sorted(n for n in upgrade.sourced(path.read_bytes()) if path.parent / n in gone
+        lost = sorted(n for n in release.sourced(path.read_bytes()) if path.parent / n in gone
                       and n != path.name)
         if lost:
             what = lost[0] if len(lost) == 1 else f"{lost[0]} (and {len(lost) - 1} more)"
@@ -154,17 +154,14 @@ def _stock_memory(name: str) -> set[bytes]:
     """The texts install (or a hook, when one is missing) writes for memory file name, in
     every language: such a file holds nothing anyone wrote."""
     from agenthooks import messages, templating
-    from agenthooks.install import template_override
 
-    template_root, _ = template_override()
+    env = templating.environment()
     out = set()
-    for root in {None, template_root}:
-        env = templating.environment(root)
-        for lang in messages.MESSAGES:
-            try:
-                out.add(env.get_template(f"memory/{lang}/{name}").render().encode("utf-8"))
-            except Exception:  # noqa: BLE001 - a template tree without it: nothing to match
-                continue
+    for lang in messages.MESSAGES:
+        try:
+            out.add(env.get_template(f"memory/{lang}/{name}").render().encode("utf-8"))
+        except Exception:  # noqa: BLE001 - no template of that name: nothing to match
+            continue
     return out
 
 
@@ -247,7 +244,7 @@ def _run(root: Path, *, purge: bool, yes: bool, dry_run: bool,
     safepath.check_agent(root, then="nothing was removed")
     if not (root / ".agent").is_dir():
         raise UserError(f"nothing to uninstall: no .agent/ in {root}")
-    data = upgrade.trusted(manifest.load(root), _warn)
+    data = trust.trusted(manifest.load(root), _warn)
     plan = classify(root, data)
     if purge and not dry_run and not yes:
         if confirm is None:
@@ -277,11 +274,11 @@ def _run(root: Path, *, purge: bool, yes: bool, dry_run: bool,
     if drop_ref:
         plan.steps.append(Step(Verdict("remove", gitstore.PRISTINE_REF, "git ref holding the "
                                        "merge bases of our renders")))
-    upgrade.guard(root, plan, list(data.get("files", {})), write=False, then="nothing was removed")
+    apply.guard(root, plan, list(data.get("files", {})), write=False, then="nothing was removed")
     if not dry_run:
         _writable(root, plan, purge)
         try:
-            upgrade.apply(root, plan)
+            apply.apply(root, plan)
             if drop_ref:
                 gitstore.delete_pristine_ref(root)
         except OSError as exc:

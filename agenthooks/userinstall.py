@@ -27,7 +27,7 @@ from agenthooks import __version__, dispatch, frameworks
 from agenthooks.errors import UserError
 from agenthooks.files import write_atomic
 from agenthooks.frameworks import Framework, UserLevel, _jsonhooks, _jsontext
-from agenthooks.upgrade import Verdict
+from agenthooks.upgrade.steps import Verdict
 
 RECORD = "user.json"
 SHAPE = "nested"

@@ -18,13 +18,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "agenthooks.redact", "agenthooks.files", "agenthooks.safepath", "agenthooks.config", "agenthooks.manifest",
      "agenthooks.templating", "agenthooks.statefiles", "agenthooks.hookrun", "agenthooks.syntax",
      "agenthooks.gitattributes", "agenthooks.dispatch", "agenthooks.gitexclude",
-     "agenthooks.installlock", "agenthooks.usermessages"),
+     "agenthooks.installlock", "agenthooks.usermessages", "agenthooks.answer_types"),
     ("agenthooks.frameworks.",),          # one module per framework and their helpers
     ("agenthooks.frameworks",),           # the registry over them
     ("agenthooks.render", "agenthooks.transcript", "agenthooks.gitstore"),
     ("agenthooks.memory.",),              # memory files: readers, then the tools over them
     ("agenthooks.health", "agenthooks.committed"),  # read memory, the log, transcripts, git
-    ("agenthooks.upgrade",),
+    ("agenthooks.upgrade", "agenthooks.upgrade."),  # verdicts: classified, then applied
     ("agenthooks.answers", "agenthooks.install_talk", "agenthooks.install",
      "agenthooks.doctor", "agenthooks.uninstall", "agenthooks.userinstall", "agenthooks.board_switch"),
     ("agenthooks.commands.",),

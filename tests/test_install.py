@@ -465,7 +465,7 @@ def test_lang_zh_writes_config_yaml_comments_in_chinese(tmp_path: Path) -> None:
 
 
 def test_dry_run_count_matches_its_verdict_lines(tmp_path: Path) -> None:
-    from agenthooks.upgrade import WRITES
+    from agenthooks.upgrade.steps import WRITES
 
     repo = make_repo(tmp_path)
     for setup in ("fresh", "new budget"):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from support.helpers import cli, make_repo
-from support.upgrade import V0, upgrade, verdicts
+from support.upgrade import install_v0, upgrade, verdicts
 
 REF = "refs/agenthooks/pristine"
 
@@ -92,16 +92,17 @@ def test_a_refused_pristine_ref_is_said_and_upgrades_still_merge(tmp_path: Path)
     hook.parent.mkdir(parents=True, exist_ok=True)
     hook.write_text(REFUSE)
     hook.chmod(0o755)
-    proc = cli("install", "--yes", str(repo), env={"AGENTHOOKS_TEMPLATES": str(V0)})
+    install_v0(repo, store=False)  # the first release, no merge base kept
+    proc = upgrade(repo)  # its pristine hooks replaced: the new renders kept, the ref refused
     assert proc.returncode == 0, proc.stderr
     said = [ln for ln in proc.stderr.splitlines() if REF in ln]
     assert len(said) == 1 and said[0].startswith("agenthooks: warning: ") and "git gc" in said[0], proc.stderr
     assert not has_ref(repo / ".git")
-    # The user edits a hook (never committed); the upgrade merges it from the blob the
-    # manifest names, still in the object store.
+    # The user edits a hook (never committed); the next install, which renders it anew (in
+    # another language), merges it from the blob the manifest names, still in the object store.
     pre = repo / ".agent/hooks/pre_task.sh"
     pre.write_text(pre.read_text() + "# my own note at the end\n")
-    out = upgrade(repo, "--allow-dirty")
+    out = upgrade(repo, "--allow-dirty", "--lang", "zh")
     assert out.returncode == 0, out.stdout + out.stderr
     assert verdicts(out.stdout)[".agent/hooks/pre_task.sh"][0] == "merge", out.stdout
     assert pre.read_text().endswith("# my own note at the end\n")

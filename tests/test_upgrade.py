@@ -1,4 +1,4 @@
-"""Upgrading from a past release (tests/fixtures/templates_v0) to the current templates:
+"""Upgrading from a past release (the first: tests/fixtures/release_rev1) to the current templates:
 one truthful verdict per file, and memory untouched byte for byte in every scenario."""
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def test_hook_conflict_leaves_every_hook_runnable(tmp_path: Path) -> None:
     """Markers in a hook are a bash syntax error: exit 2, no memory, and Claude Code blocks
     the prompt. A conflict in a hook goes to FILE.agenthooks-new; the user's hook runs on."""
     r = make_repo(tmp_path)
-    install_v0(r, "--framework", "claude-code")
+    install_v0(r, "claude-code")
     (r / ".agent/memory/tattoo.md").write_text(SAMPLE_TATTOO)
     commit_all(r, "v0")
     for hook in (PRE, COMPACT):
@@ -159,7 +159,7 @@ def test_config_with_conflict_markers_still_gives_memory(tmp_path: Path) -> None
     """config.yaml never gets markers from an upgrade (migrations splice text in), but a
     git merge may leave some: the hooks still exit 0 and print memory."""
     r = make_repo(tmp_path)
-    install_v0(r, "--framework", "claude-code")
+    install_v0(r, "claude-code")
     upgrade(r)
     (r / ".agent/memory/tattoo.md").write_text(SAMPLE_TATTOO)
     cfg = r / CFG
@@ -291,7 +291,7 @@ def test_foreign_file_refused_when_legacy_exists(tmp_path: Path) -> None:
 
 def test_edited_framework_settings_keep_the_users_entries(tmp_path: Path) -> None:
     r = make_repo(tmp_path)
-    install_v0(r, "--framework", "claude-code")
+    install_v0(r, "claude-code")
     settings = r / ".claude/settings.json"
     data = json.loads(settings.read_text())
     # Between installs the user adds their own key and hook; ours look like an older

@@ -1,12 +1,11 @@
-"""Upgrading across the hooks' layout changes: from rev 3 (each hook self-contained, kept in
-tests/fixtures/templates_v1), from rev 5 (each hook called ah_start, the exit handler lived in
-the loaded prelude: tests/fixtures/templates_v2), from rev 6 (pre_task.sh carried the
-runtime, the awk program was data in on_compact.sh: tests/fixtures/templates_v3) and from rev 7
-(the first library: tests/fixtures/templates_v4) and from rev 8 (the release before lib/io.sh:
-tests/fixtures/release_rev8, the tree its install wrote, not templates) to the current hooks
-(three entry points over .agent/hooks/lib/). The right verdict per file, every
-hook working afterwards, a conflict holding the whole release back (the old hooks keep running
-together until it is resolved), and memory byte-identical."""
+"""Upgrading across the hooks' layout changes, from each past release as its users have it
+(tests/fixtures/release_rev*: the tree its install wrote): from rev 3 (each hook
+self-contained), from rev 5 (each hook called ah_start, the exit handler lived in the loaded
+prelude), from rev 6 (pre_task.sh carried the runtime, the awk program was data in
+on_compact.sh), from rev 7 (the first library) and from rev 8 (the release before lib/io.sh)
+to the current hooks (three entry points over .agent/hooks/lib/). The right verdict per file,
+every hook working afterwards, a conflict holding the whole release back (the old hooks keep
+running together until it is resolved), and memory byte-identical."""
 from __future__ import annotations
 
 import json
@@ -18,13 +17,8 @@ import pytest
 from agenthooks import render
 from support.helpers import FIXTURES, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, make_repo, memory_bytes, run_hook
 from support.tree import tree
-from support.upgrade import assert_truthful, commit_all, resolve, upgrade, verdicts
+from support.upgrade import assert_truthful, commit_all, install_release, resolve, upgrade, verdicts
 
-V1 = FIXTURES / "templates_v1"
-V2 = FIXTURES / "templates_v2"
-V3 = FIXTURES / "templates_v3"
-V4 = FIXTURES / "templates_v4"
-REV8 = FIXTURES / "release_rev8"  # the rendered .agent/ and .claude/ of release 8, as installed
 HOOKS = {h: f".agent/hooks/{h}.sh" for h in ("pre_task", "post_edit", "on_compact")}
 START = json.dumps({"session_id": "up1", "hook_event_name": "SessionStart", "source": "startup"})
 PROMPT = json.dumps({"session_id": "up1", "hook_event_name": "UserPromptSubmit", "prompt": "hi"})
@@ -33,14 +27,15 @@ EDIT = json.dumps({"session_id": "up1", "hook_event_name": "PostToolUse",
 STDIN = {"pre_task": START, "post_edit": EDIT, "on_compact": PROMPT}
 
 
-# A past release as its users have it: its templates, a marker of its layout, and the hooks
-# that had run before the upgrade (the state and published block they left).
+# A past release as its users have it: the tree its install wrote (installed with
+# --framework claude-code --platform linux), a marker of its layout, and the hooks that had
+# run before the upgrade (the state and published block they left).
 RELEASES = {
-    "rev3": (V1, "AH_CFG_STOCK", ("pre_task",)),
-    "rev5": (V2, 'ah_start "$@"', tuple(HOOKS)),
-    "rev6": (V3, "AGENTHOOKS_AWK", tuple(HOOKS)),
-    "rev7": (V4, '  ah_load context.sh\n  ah_context "$pre"\n', tuple(HOOKS)),
-    "rev8": (REV8, "  ah_load context.sh\n  # A bounded tail", tuple(HOOKS)),
+    "rev3": (FIXTURES / "release_rev3", "AH_CFG_STOCK", ("pre_task",)),
+    "rev5": (FIXTURES / "release_rev5", 'ah_start "$@"', tuple(HOOKS)),
+    "rev6": (FIXTURES / "release_rev6", "AGENTHOOKS_AWK", tuple(HOOKS)),
+    "rev7": (FIXTURES / "release_rev7", '  ah_load context.sh\n  ah_context "$pre"\n', tuple(HOOKS)),
+    "rev8": (FIXTURES / "release_rev8", "  ah_load context.sh\n  # A bounded tail", tuple(HOOKS)),
 }
 # The library each release had (rev 8: linux had no lock.sh).
 # The library files release 9 adds to a release 7 or 8 install.
@@ -51,31 +46,12 @@ LIBRARY = {"rev3": (), "rev5": (), "rev6": (),
            "rev8": tuple(p for p in render.LIB if p not in NEW_IN_9)}
 
 
-def copy_tree(fixture: Path, repo: Path) -> None:
-    """A past release as its install left it: its files, byte for byte and with their modes."""
-    import shutil
-
-    for src in sorted(fixture.rglob("*")):
-        rel = src.relative_to(fixture)
-        if src.is_file() and rel.parts[0] in (".agent", ".claude"):
-            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, repo / rel)
-    (repo / ".agent/log").mkdir(exist_ok=True)
-    (repo / ".agent/log/memory.log").touch()
-
-
 def installed(tmp_path: Path, release: str) -> Path:
-    templates, marker, ran = RELEASES[release]
+    fixture, marker, ran = RELEASES[release]
     r = make_repo(tmp_path)
-    if (templates / ".agent").is_dir():
-        copy_tree(templates, r)
-        records = json.loads((r / ".agent/.agenthooks.json").read_text())["files"]
-        revs = {rec["template"]: rec["rev"] for rec in records.values()}
-    else:
-        proc = cli("install", "--yes", str(r), "--framework", "claude-code",
-                   env={"AGENTHOOKS_TEMPLATES": str(templates)})
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        revs = json.loads((templates / "revs.json").read_text())
+    install_release(r, fixture)
+    records = json.loads((r / ".agent/.agenthooks.json").read_text())["files"]
+    revs = {rec["template"]: rec["rev"] for rec in records.values()}
     for hook, path in HOOKS.items():  # the release's own revs in the owner lines
         assert f"template=hooks/{hook}.sh@{revs[f'hooks/{hook}.sh']}" in (r / path).read_text()
     assert marker in (r / HOOKS["on_compact"]).read_text()  # the old layout

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from agenthooks import frameworks, install
+from agenthooks.answer_types import Flags
 
 
 def register(app: typer.Typer) -> None:
@@ -92,7 +93,7 @@ def install_cmd(
         raise UserError(f"--conflict must be inline or new, not {conflict!r}")
     if user:
         return _user(dir_, local, framework, dry_run)
-    flags = {"frameworks": framework, "add": add, "remove": remove, "platforms": platform, "lang": lang,
+    flags: Flags = {"frameworks": framework, "add": add, "remove": remove, "platforms": platform, "lang": lang,
              "budget_tokens": budget, "board": board,
              "statusline": True if statusline else False if no_statusline else None,
              "local": local}

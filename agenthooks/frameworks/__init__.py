@@ -8,8 +8,8 @@ eleventh framework is one module, its templates and its tests, plus one line bel
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import (
     aider,
@@ -112,7 +112,7 @@ def on_machine() -> list[str]:
     return found
 
 
-def registrations(root: Path, answers: dict[str, Any]) -> dict[str, list[PlannedFile]]:
+def registrations(root: Path, answers: Answers) -> dict[str, list[PlannedFile]]:
     """Each selected framework's PlannedFiles for its hook registration (merged, not replaced)."""
     out: dict[str, list[PlannedFile]] = {}
     for name in answers["frameworks"]:
@@ -122,7 +122,7 @@ def registrations(root: Path, answers: dict[str, Any]) -> dict[str, list[Planned
     return out
 
 
-def next_steps(answers: dict[str, Any], changed: set[str] | None = None,
+def next_steps(answers: Answers, changed: set[str] | None = None,
                own: dict[str, list[PlannedFile]] | None = None) -> list[str]:
     """What the user must still do by hand (trust prompts and the like). With `changed`
     (the paths this run wrote) and `own` (registrations()), only for frameworks whose files
@@ -142,7 +142,7 @@ def next_steps(answers: dict[str, Any], changed: set[str] | None = None,
     return out
 
 
-def notices(root: Path, answers: dict[str, Any]) -> list[str]:
+def notices(root: Path, answers: Answers) -> list[str]:
     """What a framework's registration left as the user had it, and why."""
     out: list[str] = []
     for name in answers["frameworks"]:
@@ -152,7 +152,7 @@ def notices(root: Path, answers: dict[str, Any]) -> list[str]:
     return out
 
 
-def post_install(root: Path, answers: dict[str, Any]) -> None:
+def post_install(root: Path, answers: Answers) -> None:
     """After the files are written: what a framework without a start hook needs (aider
     runs pre_task once so .agent/injected_context.txt exists)."""
     for name in answers["frameworks"]:

@@ -9,11 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks._transcript import Transcript
-
-# The install answers (answers.py): frameworks, lang, platforms, statusline, ...
-Answers = dict[str, Any]
 
 
 def _no_notices(root: Path, answers: Answers) -> list[str]:

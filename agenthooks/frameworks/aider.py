@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agenthooks import hookrun
+from agenthooks.answer_types import Answers
 from agenthooks.config import yaml_module
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
@@ -126,13 +127,13 @@ def removed_text(text: str) -> str | None:
     return result
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     path = root / PATH
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     return [PlannedFile(PATH, merged_text(text), 0o644, "registration", f"frameworks/{NAME}")]
 
 
-def post_install(root: Path, answers: dict[str, Any]) -> None:
+def post_install(root: Path, answers: Answers) -> None:
     """Aider has no start hook: write .agent/injected_context.txt now."""
     hook = root / ".agent/hooks/pre_task.sh"
     if not hook.is_file():
@@ -156,7 +157,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return [] if new == text else [(PATH, new)]
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Aider: memory is read from .agent/injected_context.txt (written now); refresh it "
             "before a session with `bash -p .agent/hooks/pre_task.sh aider </dev/null >/dev/null`, "
             "e.g. in a shell alias for aider."]

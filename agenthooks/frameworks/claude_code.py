@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agenthooks import dispatch
+from agenthooks.answer_types import Answers
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks._contract import Drill, Framework, TranscriptReader, UserLevel
@@ -155,17 +156,17 @@ def with_statusline(text: str, want: bool, windows: bool = False) -> str:
     return bom + body
 
 
-def _path(answers: dict[str, Any]) -> str:
+def _path(answers: Answers) -> str:
     return LOCAL_PATH if answers.get("local") else PATH
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     windows = "windows" in answers.get("platforms", ())
     pf = _jsonhooks.registration(root, _path(answers), NAME, entries(windows))
     return [dataclasses.replace(pf, text=with_statusline(pf.text, bool(answers.get("statusline")), windows))]
 
 
-def notices(root: Path, answers: dict[str, Any]) -> list[str]:
+def notices(root: Path, answers: Answers) -> list[str]:
     """The status line was asked for, and the user's own is kept."""
     if not answers.get("statusline"):
         return []
@@ -204,7 +205,7 @@ def _unregister(root: Path, rel: str) -> list[tuple[str, str | None]]:
     return [(rel, None if left == {} else new)]
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Claude Code: accept the workspace-trust prompt once in this folder; "
             f"hooks from {_path(answers)} stay off until then (claude -p trusts it)."]
 

@@ -13,8 +13,8 @@ when the hook has nothing to say or fails, so Cline never cancels a tool because
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
 from agenthooks.frameworks._contract import Framework
@@ -38,7 +38,7 @@ def wrapper(event: str, hook: str) -> str:
 FILES = (("PreToolUse", "on_compact"), ("PostToolUse", "post_edit"))
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     return [PlannedFile(f"{DIR}/{event}", wrapper(event, hook), 0o755, "owned",
                         f"frameworks/cline/{event}") for event, hook in FILES]
 
@@ -47,7 +47,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return owned_files(root, *(f"{DIR}/{event}" for event, _hook in FILES))
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Cline: turn hooks on (extension setting 'Enable Hooks'; CLI: "
             "cline config set hooks-enabled=true). Tested with Cline CLI 3.0.65, which passes "
             "PreToolUse and PostToolUse output to the model; memory arrives with the first "

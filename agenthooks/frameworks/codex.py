@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from agenthooks import dispatch
+from agenthooks.answer_types import Answers
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks._contract import Drill, Framework, TranscriptReader, UserLevel
 from agenthooks.frameworks._transcript import Event, Transcript, home, text_parts
@@ -94,7 +95,7 @@ def user_entries(script: str) -> dict[str, list[dict[str, Any]]]:
     return _jsonhooks.claude_shaped(group, "apply_patch|Edit|Write")
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     return [_jsonhooks.registration(root, PATH, NAME, entries("windows" in answers.get("platforms", ())))]
 
 
@@ -102,7 +103,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "nested")
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return [
         "Codex: trust the project (Codex asks on first start; or set "
         '[projects."<repo path>"] trust_level = "trusted" in ~/.codex/config.toml), '

@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.errors import UserError
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
@@ -75,7 +76,7 @@ def document(windows: bool = False) -> dict[str, Any]:
     }}
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     text = _jsonhooks.dumps(document("windows" in answers.get("platforms", ())))
     return [PlannedFile(PATH, text, 0o644, "owned", f"frameworks/{NAME}")]
 
@@ -100,7 +101,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return [(PATH, _jsonhooks.dumps(rest))]
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Copilot CLI: .github/hooks/agenthooks.json is read from the repo; commit it "
             "(the cloud agent reads it from the default branch only)."]
 

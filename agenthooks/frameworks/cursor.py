@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._contract import Framework
@@ -47,7 +48,7 @@ def entries() -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     text = _jsonhooks.plan_text(root, PATH, entries(), "flat", top=TOP)
     return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}")]
 
@@ -56,7 +57,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "flat", top=TOP)
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Cursor: reload the window so .cursor/hooks.json is read; check Settings > Hooks "
             "lists the agenthooks entries (Cursor 2.x or newer)."]
 

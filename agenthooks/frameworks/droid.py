@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._contract import Drill, Framework
@@ -62,7 +63,7 @@ def entries() -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     return [_jsonhooks.registration(root, PATH, NAME, entries(), under=None)]
 
 
@@ -70,7 +71,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "nested", under=None)
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Factory Droid: hooks from .factory/hooks.json run with no trust step; review them "
             "with /hooks. After an automatic compaction memory comes back with the next edit "
             "or prompt (Droid fires no hook on it)."]

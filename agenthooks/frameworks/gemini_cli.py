@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks._contract import Drill, Framework, TranscriptReader
 from agenthooks.frameworks._transcript import Event, Transcript, home, strings, text_parts
@@ -60,7 +61,7 @@ SUBFOLDER_HINT = ("Gemini CLI reads the project's .gemini/settings.json from the
                   "starts in: start gemini at the repo's top")
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     return [_jsonhooks.registration(root, PATH, NAME, entries())]
 
 
@@ -68,7 +69,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "nested")
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Gemini CLI: trust this folder (/permissions, or the prompt on first start); "
             "project hooks are off in untrusted folders, and Gemini CLI asks again when a "
             "hook command changes. Start gemini from the repo root ($GEMINI_PROJECT_DIR)."]

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks._contract import Framework
 
@@ -11,7 +11,7 @@ NAME = "generic"
 DETECT: tuple[str, ...] = ()
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     return []
 
 
@@ -19,7 +19,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return []
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return [
         "generic: when your agent assembles its system prompt, first run "
         "`bash -p .agent/hooks/pre_task.sh </dev/null` and put its stdout in the prompt.",

@@ -14,8 +14,8 @@ No trust step: Kilo loads project plugins as it starts."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
 from agenthooks.frameworks._contract import Framework
@@ -36,7 +36,7 @@ def plugin_text() -> str:
                            host_title="Kilo")
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     return [PlannedFile(PATH, plugin_text(), 0o644, "owned", f"frameworks/{NAME}")]
 
 
@@ -44,7 +44,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return owned_files(root, PATH)
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Kilo: start kilo in this repo to load .kilo/plugins/agenthooks.ts "
             "(needs bash on PATH); a running session loads it on its next start."]
 

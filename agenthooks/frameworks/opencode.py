@@ -14,8 +14,8 @@ OpenCode has no shell hooks; the plugin shells out to the bash hooks with Bun's 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
 from agenthooks.frameworks._contract import Framework
@@ -33,7 +33,7 @@ def plugin_text() -> str:
     return render_template("frameworks/opencode/agenthooks.ts.j2", owner_id=OWNER_ID)
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     return [PlannedFile(PATH, plugin_text(), 0o644, "owned", "frameworks/opencode")]
 
 
@@ -41,7 +41,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return owned_files(root, PATH)
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["OpenCode: restart opencode in this repo to load .opencode/plugins/agenthooks.ts "
             "(needs bash on PATH)."]
 

@@ -13,8 +13,8 @@ no trust step) subscribe to its events, and this one starts the bash hooks:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.templating import render_template
 from agenthooks.frameworks._contract import Framework
@@ -31,7 +31,7 @@ def extension_text() -> str:
     return render_template("frameworks/pi/agenthooks.ts.j2", owner_id=OWNER_ID)
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     return [PlannedFile(PATH, extension_text(), 0o644, "owned", f"frameworks/{NAME}")]
 
 
@@ -39,7 +39,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return owned_files(root, PATH)
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Pi: start pi in this repo (or /reload a running session) to load "
             ".pi/extensions/agenthooks.ts (needs bash on PATH)."]
 

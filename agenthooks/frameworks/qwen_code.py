@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import PlannedFile
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._contract import Drill, Framework
@@ -58,7 +59,7 @@ def entries() -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     return [_jsonhooks.registration(root, PATH, NAME, entries())]
 
 
@@ -66,7 +67,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "nested")
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Qwen Code: hooks from .qwen/settings.json run with no trust step; if you turned "
             "on folder trust (security.folderTrust.enabled), trust this folder, or project "
             "hooks stay off."]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from agenthooks.answer_types import Answers
 from agenthooks.files import OWNER_ID, PlannedFile, owned_files
 from agenthooks.frameworks import _jsonhooks
 from agenthooks.frameworks._contract import Framework
@@ -31,13 +32,13 @@ def entries() -> dict[str, list[dict[str, Any]]]:
     return {"post_write_code": [{"command": command("post_edit"), "show_output": True}]}
 
 
-def rules_text(answers: dict[str, Any]) -> str:
+def rules_text(answers: Answers) -> str:
     """The always-on rule, from templates/frameworks/windsurf/rules.md.j2."""
     return render_template("frameworks/windsurf/rules.md.j2", owner_id=OWNER_ID,
                            lang=answers.get("lang", "en"))
 
 
-def plan(root: Path, answers: dict[str, Any]) -> list[PlannedFile]:
+def plan(root: Path, answers: Answers) -> list[PlannedFile]:
     text = _jsonhooks.plan_text(root, PATH, entries(), "flat")
     return [PlannedFile(PATH, text, 0o644, "registration", f"frameworks/{NAME}"),
             PlannedFile(RULES, rules_text(answers), 0o644, "owned", "frameworks/windsurf-rules")]
@@ -47,7 +48,7 @@ def unregister(root: Path) -> list[tuple[str, str | None]]:
     return _jsonhooks.unregister(root, PATH, "flat") + owned_files(root, RULES)
 
 
-def next_steps(answers: dict[str, Any]) -> list[str]:
+def next_steps(answers: Answers) -> list[str]:
     return ["Windsurf: hooks cannot reach the model; the always-on rule "
             f"{RULES} tells Cascade to read .agent/memory/. Hooks do not run in Restricted Mode."]
 

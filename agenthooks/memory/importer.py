@@ -300,6 +300,73 @@ def run(file: Path | None, dir_: Path | None, *, yes: bool, dry_run: bool,
     return 0
 
 
+def at_install(echo: Callable[[str], None], root: Path, *, asking: bool, all_: bool,
+               dry_run: bool, picker: Optional[Callable[[list[Found]], Optional[list[Found]]]]) -> None:
+    """The rules of the repo's instruction files (CLAUDE.md, AGENTS.md, ...) not yet in
+    tattoo.md nor decided before: counted, then picked at a prompt (pages that fit the
+    screen, ticked by TICK_RULE; the unticked ones are remembered as declined),
+    the ticked ones with --import, none with --yes alone (a hint says how). A nested
+    file's rules (a package of a monorepo) are left to `agenthooks import`, which
+    offers them for their package. The source files are never edited."""
+    found = find_rules(root)
+    top = [f for f in found if not f.scope]
+    offer = [f for f in top if not f.skip]
+    nested = [f for f in found if f.scope and not f.skip]
+    if nested and not dry_run:
+        files = list(dict.fromkeys(f.source for f in nested))
+        echo(f"note: {len(nested)} rule(s) in {len(files)} nested instruction file(s) "
+             f"({', '.join(files[:3])}{', ...' if len(files) > 3 else ''}): "
+             "agenthooks import offers them for their packages")
+    if not offer:
+        return
+    ticked = [f for f in offer if f.ticked]
+    if dry_run:
+        for f in offer:
+            echo(f"import: {'[x]' if f.ticked else '[ ]'} {f.label()}")
+        if all_:
+            echo(f"dry run: {len(ticked)} of {len(offer)} rule(s) from {_sources(offer)} would "
+                 f"be imported into {TATTOO} (the ticked ones)")
+        else:
+            echo(f"dry run: {len(offer)} rule(s) from {_sources(offer)} would be offered, "
+                 f"{len(ticked)} ticked (--import takes those)")
+        echo(tick_rule(root))
+        return
+    if not asking and not (all_ and ticked):
+        echo(f"next: {len(offer)} rule(s) of {_sources(offer)} are not in {TATTOO}: "
+             "agenthooks import picks them" + (f" (install --yes --import takes the "
+                                               f"{len(ticked)} ticked)" if ticked else ""))
+        return
+    declined: list[Found] = []
+    if not asking:
+        picked = ticked
+    else:
+        echo(summary(top))
+        echo(tick_rule(root))
+        chosen = picker(offer) if picker else []
+        if chosen is None:  # Ctrl-C at the rules: the install stays, no rule is written
+            echo(f"imported no rules into {TATTOO} (cancelled; offered again next time)")
+            return
+        picked = chosen
+        declined = [f for f in offer if f not in picked]
+    written = apply(root, picked, declined)
+    if declined:
+        echo(f"left {len(declined)} rule(s) out: recorded in .agent/imports.txt, "
+             "not offered again")
+    if not picked:
+        echo(f"imported no rules into {TATTOO}")
+        return
+    echo(f"imported {len(picked)} rule(s) into {TATTOO} from {_sources(picked)} "
+         "(those files are unchanged; agenthooks import --undo takes them out)")
+    log(parse.find_repo(root), picked, written)
+
+
+TATTOO = ".agent/memory/tattoo.md"
+
+
+def _sources(found: list[Found]) -> str:
+    return ", ".join(sorted({f.source for f in found}))
+
+
 def log(repo: parse.Repo, picked: list[Found], written: dict[str, list[str]]) -> None:
     targets = ", ".join(t.removeprefix(".agent/memory/") for t in written)
     parse.log(repo, "import", f"appended {len(picked)} rule(s) to {targets} from "

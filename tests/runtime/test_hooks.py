@@ -364,7 +364,7 @@ def test_archive_never_clobbers_and_archives_are_not_injected(land):  # type: ig
     assert "## In progress" in fresh and "ARCHIVE-ME-TOO" not in fresh
     # The fresh board is the install's own, byte for byte (its "-->" escaped in the hook's text).
     from agenthooks.templating import environment
-    assert fresh == environment(None).get_template("memory/en/snapshot.md.j2").render()
+    assert fresh == environment().get_template("memory/en/snapshot.md.j2").render()
     block = run_hook(repo, "pre_task", "", env=env).stdout
     assert "ARCHIVE-ME-TOO" not in block and "Refactor user_service" not in block
 

@@ -1,24 +1,48 @@
-"""Helpers (no tests) for the upgrade, doctor and uninstall tests: a past release,
-and verdict parsing (what a verdict says against
-support.tree snapshots)."""
+"""Helpers (no tests) for the upgrade, doctor and uninstall tests: a past release as its
+install left a repo (tests/fixtures/release_rev*), and verdict parsing (what a verdict says
+against support.tree snapshots)."""
 from __future__ import annotations
 
+import json
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
+from agenthooks import gitstore, manifest
 from support.helpers import FIXTURES, cli, git
 from support.tree import Entry
 
-V0 = FIXTURES / "templates_v0"
 VERDICT_RE = re.compile(r"^  (create|identical|update|merge|conflict|keep|skip|remove|restore)"
                         r"\s+(\S+)(?:  \((.*)\))?$")
 
 
-def install_v0(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    proc = cli("install", "--yes", str(repo), *args, env={"AGENTHOOKS_TEMPLATES": str(V0)})
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc
+def install_release(repo: Path, fixture: Path, *, store: bool = True) -> None:
+    """A past release as its install left REPO (FIXTURE: the tree it wrote, as users have
+    it): its files byte for byte with their modes, the log folder the hooks make, and, with
+    STORE in a git repo, the pristine renders its install kept as merge bases (git's object
+    store, under refs/agenthooks/pristine)."""
+    for src in sorted(fixture.rglob("*")):
+        rel = src.relative_to(fixture)
+        if src.is_file() and rel.parts[0] in (".agent", ".claude"):
+            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, repo / rel)
+    (repo / ".agent/log").mkdir(exist_ok=True)
+    (repo / ".agent/log/memory.log").touch()
+    records = json.loads((repo / manifest.PATH).read_text(encoding="utf-8"))["files"]
+    pristine = [(repo / rel).read_bytes() for rel, rec in sorted(records.items())
+                if manifest.kind(rec) != "config"]
+    assert [manifest.blob_id(t) for t in pristine] == \
+        [rec["blob"] for _rel, rec in sorted(records.items()) if manifest.kind(rec) != "config"]
+    if store:
+        assert gitstore.store_blobs(repo, pristine) is None
+
+
+def install_v0(repo: Path, framework: str = "generic", *, store: bool = True) -> None:
+    """The first release (hooks rev 1), as `install --yes` left it (the generic framework),
+    or with --framework claude-code."""
+    install_release(repo, FIXTURES / ("release_rev1" if framework == "generic" else "release_rev1_claude"),
+                    store=store)
 
 
 def upgrade(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
