@@ -48,7 +48,7 @@ def figures(lab: Lab, repo: Path, tag: str) -> dict[str, Variant]:
     shutil.copytree(repo, quiet_env, symlinks=True)
     env_len = {"AGENT_CONTEXT_LEN": str(lab.ctx_len)}
     line = Variant([BASH, str(repo / ".agent/hooks/pre_task.sh"), FRAMEWORK, "--statusline"],
-                   start, str(repo), {**lab.env, "CLAUDECODE": "1"})
+                   lab.payload(repo, "statusline.json"), str(repo), {**lab.env, "CLAUDECODE": "1"})
     capture(line)  # the first status line records the snapshot's time
     return {
         f"pre_task {tag}": lab.hook(repo, "pre_task", start),
@@ -70,7 +70,7 @@ def bench_release(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
     variants = {"bash -c :": Variant([BASH, "-c", ":"], "/dev/null", str(new), lab.env),
                 **figures(lab, new, "now"), **figures(lab, old, "c583b18")}
     sec = "6. this release against c583b18 (instructions per run, callgrind)"
-    before = figures(lab, past_repo(lab, "r6-45f2af4", BEFORE_AGENTS), "45f2af4")
+    before = figures(lab, past_repo(lab, "r6-pre", BEFORE_AGENTS), "45f2af4")
     if callgrind.available():
         counts = {k: callgrind.instructions(v) for k, v in {**variants, **before}.items()}
         details["release_instructions"] = counts
