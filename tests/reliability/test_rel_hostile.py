@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from support.reliability import BEGIN, END, MARKER_PROMPT, check_block, hook
+from support.reliability import BASH, BEGIN, END, MARKER_PROMPT, check_block
 from support.tree import tree
 
-from support.helpers import cli, git
+from support.helpers import cli, git, run_hook
 
 HOSTILE = ["$(touch PWNED)", "`touch PWNED`", "; rm -rf / ;", "a'b\"c", "x\ny", "目录 ünï",
            "--yes", "' || touch PWNED #", "\\$(touch PWNED)"]
@@ -70,7 +70,7 @@ def test_hostile_dir_config_and_memory(tmp_path: Path) -> None:
         stdin = json.dumps({"session_id": f"h{i}", "prompt": prompt}, ensure_ascii=False)
         stdin = stdin.replace("\\\\", "\\")  # the marker text raw, as a host would echo it
         for name in ("pre_task", "post_edit", "on_compact"):
-            r = hook(repo, name, stdin, cwd=cwd_pwned)
+            r = run_hook(repo, name, stdin, cwd=cwd_pwned, bash=BASH, text=False)
             assert r.returncode == 0, r.stderr
             if name == "on_compact":
                 assert bool(r.stdout) == hits, (marker, r.stdout[:100])
@@ -113,8 +113,8 @@ def test_memory_cannot_close_the_block_or_forge_the_envelope(
                                ("on_compact", "UserPromptSubmit", {"prompt": MARKER_PROMPT})):
         payload = {**stdin, "session_id": f"inj-{name}", "hook_event_name": event}
         env = {"CLAUDECODE": "1"} if framework == "claude-code" else None
-        r = hook(repo, name, payload, framework, env=env)
-        stock = hook(plain, name, payload, framework, env=env)
+        r = run_hook(repo, name, payload, framework, env=env, bash=BASH, text=False)
+        stock = run_hook(plain, name, payload, framework, env=env, bash=BASH, text=False)
         assert r.returncode == 0, r.stderr
         out = r.stdout.decode("utf-8")
         if framework == "generic":

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -46,18 +46,34 @@ def install(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedP
     return proc
 
 
-def payload(obj: Any) -> str:
-    return obj if isinstance(obj, str) else json.dumps(obj)
+def payload(obj: Any) -> Any:
+    """A hook's stdin: a string or bytes as they are, anything else as JSON."""
+    return obj if isinstance(obj, (str, bytes)) else json.dumps(obj)
 
 
 def run_hook(repo: Path, hook: str, stdin: Any = "", *args: str, cwd: Path | None = None,
-             env: dict[str, str] | None = None, timeout: float = 30,
-             bash: str = "bash") -> subprocess.CompletedProcess[str]:
-    """Run a generated hook the way frameworks do: bash PATH [args] < payload."""
+             env: dict[str, str] | None = None, timeout: float = 30, bash: str = "bash",
+             unset: tuple[str, ...] = (), fsize: int | None = None,
+             text: bool = True) -> subprocess.CompletedProcess[Any]:
+    """Run a generated hook the way frameworks do: bash PATH [args] < payload. ENV is added to
+    this process's environment, UNSET taken out of it; FSIZE caps every file the run writes
+    (RLIMIT_FSIZE, as a full disk would); TEXT=False: bytes in, bytes out."""
     script = repo / ".agent" / "hooks" / f"{hook}.sh"
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([bash, str(script), *args], input=payload(stdin), cwd=cwd or repo,
-                          capture_output=True, text=True, env=full_env, timeout=timeout)
+    for var in unset:
+        full_env.pop(var, None)
+    data: str | bytes = payload(stdin)
+    if not text and not isinstance(data, bytes):
+        data = data.encode("utf-8", "surrogateescape")
+    limit: Callable[[], None] | None = None
+    if fsize is not None:
+        import resource
+
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    return subprocess.run([bash, str(script), *args], input=data, cwd=cwd or repo,
+                          capture_output=True, text=text, env=full_env, timeout=timeout,
+                          preexec_fn=limit)
 
 
 def fixture(name: str) -> str:
