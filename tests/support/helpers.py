@@ -35,12 +35,34 @@ def cli(*args: str, cwd: Path | None = None, input: str | None = None,
                           text=True, env={**os.environ, **(env or {})})
 
 
+def cli_in_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """agenthooks' own entry point (cli.main) called in this process, stdin empty and not a
+    TTY, stdout and stderr captured: what cli() gives, without starting Python again (a test
+    setting up many repos spends most of its time there). Caches that hold a path's git state
+    are cleared first, as a new process starts without them."""
+    import contextlib
+    import io
+
+    from agenthooks import cli as agenthooks_cli, gitstore
+
+    gitstore._git_prefix.cache_clear()
+    out, err = io.StringIO(), io.StringIO()
+    stdin, sys.stdin = sys.stdin, io.StringIO("")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = agenthooks_cli.main(list(args))
+    finally:
+        sys.stdin = stdin
+    return subprocess.CompletedProcess(["agenthooks", *args], code, out.getvalue(), err.getvalue())
+
+
 def install(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    """agenthooks install --yes. A new install keeps one board, memory/snapshot.md (--board
-    shared), unless ARGS name a board model: most tests are about that file; the per-branch
-    boards have tests of their own (tests/runtime/test_boards.py, tests/test_boards_git.py)."""
+    """agenthooks install --yes, run in this process (cli_in_process). A new install keeps one
+    board, memory/snapshot.md (--board shared), unless ARGS name a board model: most tests are
+    about that file; the per-branch boards have tests of their own (tests/runtime/test_boards.py,
+    tests/test_boards_git.py)."""
     board = [] if "--board" in args or (repo / ".agent/config.yaml").is_file() else ["--board", "shared"]
-    proc = cli("install", "--yes", str(repo), *board, *args)
+    proc = cli_in_process("install", "--yes", str(repo), *board, *args)
     if check and proc.returncode != 0:
         raise AssertionError(f"install failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     return proc
