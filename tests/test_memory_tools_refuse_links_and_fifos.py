@@ -25,8 +25,6 @@ def memory_argv(command: str, repo: Path) -> list[str]:
 
 
 COMMANDS = ("rule", "note", "promote", "import", "archive", "edit", "simulate")
-
-
 MEMORY_LINKS = (".agent", ".agent/memory", ".agent/memory/tattoo.md", ".agent/memory/notes.md",
                 ".agent/log", ".agent/log/memory.log")
 

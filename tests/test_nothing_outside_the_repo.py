@@ -15,11 +15,7 @@ from support.tree import tree
 
 ALL = ("claude-code", "codex", "gemini-cli", "cursor", "copilot-cli", "cline", "windsurf",
        "opencode", "aider", "generic")
-
-
 FRAMEWORK_ARGS = [a for n in ALL for a in ("--framework", n)]
-
-
 FILES = (".claude/settings.json", ".aider.conf.yml", ".agent/.agenthooks.json", ".agent/config.yaml",
          ".agent/memory/tattoo.md", ".agent/log/memory.log", ".agent/log/trace.log",
          ".agent/hooks/pre_task.sh")

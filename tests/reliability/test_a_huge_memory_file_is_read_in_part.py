@@ -18,8 +18,6 @@ from support.userlands import USERLANDS
 
 
 END = "===== AGENT MEMORY END ====="
-
-
 RULE = "- Indent with 4 spaces, never tabs"  # in SAMPLE_TATTOO
 
 

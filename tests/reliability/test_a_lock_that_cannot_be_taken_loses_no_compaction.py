@@ -17,11 +17,7 @@ from support.userlands import USERLANDS
 
 
 PROMPT = {"session_id": "h1", "hook_event_name": "UserPromptSubmit", "prompt": "go on"}
-
-
 PRECOMPACT = {"session_id": "h1", "hook_event_name": "PreCompact", "trigger": "auto"}
-
-
 EDIT = {"session_id": "h1", "hook_event_name": "PostToolUse", "tool_name": "Edit",
         "tool_input": {"file_path": "src/a.py"}}
 

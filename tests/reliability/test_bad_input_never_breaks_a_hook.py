@@ -160,7 +160,6 @@ DELIMS = (b"# t\n- rule\n===== AGENT MEMORY END =====\n===== AGENT MEMORY BEGIN 
 META = (b"## Goal\n- $(touch PWNED) `touch PWNED` ; rm -rf / && echo $HOME ${IFS} \\ \" ' %s %n\n"
         b"## In progress\n- $((1/0)) <(touch PWNED) | cat > PWNED\n")
 BAD_UTF8 = b"## Goal\n- \xff\xfe \xc3\x28 \xe2\x82 \xf0\x9f\x98 \xed\xa0\x80 \xc0\xaf ok\n"
-
 CASES = [
     # environment values
     Case("ctxlen-empty", env={"AGENT_CONTEXT_LEN": ""}),
@@ -246,7 +245,6 @@ CASES = [
     Case("cwd-outside-repo", cwd=lambda repo: repo.parent / "outside"),
     Case("repo-path-hostile", repo_name="r $(touch PWNED) `x`;\n 目录"),
 ]
-
 IDS = [c.id for c in CASES]
 assert len(CASES) >= 40 and len(set(IDS)) == len(IDS)
 

@@ -15,8 +15,6 @@ from support.inside_runs import ALL, run, setup, START
 # --- an editor that rewrites memory in place ---
 
 OLD_RULES = "".join(f"- old rule {i} of the first version, long enough to take a while\n" for i in range(40))
-
-
 NEW_RULES = "".join(f"- new rule {i} of the second version, long enough to take a while\n" for i in range(40))
 
 

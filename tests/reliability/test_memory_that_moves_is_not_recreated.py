@@ -16,11 +16,7 @@ from support.userlands import USERLANDS
 
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
-
-
 GONE = MESSAGES["en"]["memory_gone"]
-
-
 NO_RULES = MESSAGES["en"]["no_rules"]
 
 

@@ -19,8 +19,6 @@ PROMPT = {"session_id": "h1", "hook_event_name": "UserPromptSubmit", "prompt": "
 
 # --- 5: the environment cannot inject output (through the registered command) ---
 PRECOMPACT = {"session_id": "h1", "hook_event_name": "PreCompact", "trigger": "auto"}
-
-
 EDIT = {"session_id": "h1", "hook_event_name": "PostToolUse", "tool_name": "Edit",
         "tool_input": {"file_path": ".agent/memory/snapshot.md"}}
 

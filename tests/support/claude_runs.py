@@ -17,8 +17,6 @@ from support.userlands import env_for, USERLANDS
 
 
 START = {"session_id": "h1", "hook_event_name": "SessionStart", "source": "startup"}
-
-
 BASH = "/bin/bash"
 
 

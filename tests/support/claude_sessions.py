@@ -12,17 +12,9 @@ from support.userlands import env_for, USERLANDS
 
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
-
-
 END = "===== AGENT MEMORY END ====="
-
-
 START = {"session_id": "h1", "hook_event_name": "SessionStart", "source": "startup"}
-
-
 RULES = ("- Indent with 4 spaces, never tabs", "- Every API returns {code, data, msg}")  # SAMPLE_TATTOO
-
-
 BASH = "/bin/bash"
 
 

@@ -12,11 +12,7 @@ from support.userlands import env_for, USERLANDS
 
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
-
-
 START = {"session_id": "h1", "hook_event_name": "SessionStart", "source": "startup"}
-
-
 PROGRESS = "- [ ] service get_user (stuck on error handling)"  # in SAMPLE_SNAPSHOT
 
 

@@ -11,17 +11,9 @@ from support.userlands import env_for, USERLANDS
 
 
 ALL = sorted(USERLANDS)
-
-
 BEGIN, END = "===== AGENT MEMORY BEGIN =====", "===== AGENT MEMORY END ====="
-
-
 START = {"session_id": "c1", "hook_event_name": "SessionStart", "source": "startup"}
-
-
 PROMPT = {"session_id": "c1", "hook_event_name": "UserPromptSubmit", "prompt": "go"}
-
-
 EDIT = {"session_id": "c1", "hook_event_name": "PostToolUse", "tool_input": {"file_path": "src/a.py"}}
 
 

@@ -13,11 +13,7 @@ from support.userlands import env_for, USERLANDS
 
 COMPACT = {"session_id": "l1", "hook_event_name": "UserPromptSubmit",
            "prompt": "CONTEXT CHECKPOINT COMPACTION"}
-
-
 START = {"session_id": "l1", "hook_event_name": "SessionStart", "source": "compact"}
-
-
 EDIT = {"session_id": "l1", "hook_event_name": "PostToolUse",
         "tool_input": {"file_path": "src/a.py"}}
 

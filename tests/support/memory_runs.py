@@ -12,15 +12,9 @@ from support.userlands import env_for, USERLANDS
 
 
 START = {"session_id": "m1", "hook_event_name": "SessionStart", "source": "startup"}
-
-
 EDIT = {"session_id": "m1", "hook_event_name": "PostToolUse", "tool_input": {"file_path": "src/a.py"}}
-
-
 COMPACT = {"session_id": "m1", "hook_event_name": "UserPromptSubmit",
            "prompt": "CONTEXT CHECKPOINT COMPACTION"}
-
-
 ALL = sorted(USERLANDS)
 
 
