@@ -39,6 +39,8 @@ demo: $(DEMO_VENV)/bin/agenthooks
 	cd $(DEMO) && echo '{"hook_event_name":"SessionStart","source":"startup","session_id":"demo"}' \
 	  | CLAUDE_PROJECT_DIR=$$PWD bash -p .agent/hooks/pre_task.sh claude-code; echo
 
+# GNU userland, no slow or end-to-end tests: a few minutes on 2 cores. CI=true (.ci/run) and
+# make stress run the whole matrix; AGENTHOOKS_USERLANDS=all and AGENTHOOKS_FULL=1 pick parts.
 test: $(BIN)/agenthooks
 	$(BIN)/python -m pytest -q -n 2 tests
 
@@ -74,8 +76,11 @@ e2e-deps:
 bench: $(BIN)/agenthooks
 	$(BIN)/python bench/run.py
 
+# The whole matrix: tests/reliability with larger counts (one process: the concurrency tests
+# start their own workers), then the rest on every userland with the slow and end-to-end tests.
 stress: $(BIN)/agenthooks
 	AGENTHOOKS_STRESS=1 $(BIN)/python -m pytest -q tests/reliability
+	AGENTHOOKS_STRESS=1 $(BIN)/python -m pytest -q -n 2 tests --ignore=tests/reliability
 
 # mypy in fresh virtualenvs holding only agenthooks, mypy and stubs (no test extras, so no
 # stray click), at the newest and the oldest typer that pyproject's pin allows.

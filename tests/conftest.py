@@ -70,16 +70,29 @@ def selected_userlands() -> set[str] | None:
     return set((chosen or "gnu").split(","))
 
 
+def full_run() -> bool:
+    """CI, make stress or AGENTHOOKS_FULL=1: the slow tests (marked slow: fresh virtualenvs,
+    pip, pipx, uv and pre-commit environments; marked e2e: the real agent CLIs) run too.
+    make test leaves them out, so it ends in a few minutes on 2 cores."""
+    from support.helpers import in_ci
+
+    return in_ci() or any(os.environ.get(v, "") not in ("", "0")
+                          for v in ("AGENTHOOKS_STRESS", "AGENTHOOKS_FULL"))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Left out: the runs for a userland not chosen, and the stress-only tests outside make stress."""
+    """Left out: the runs for a userland not chosen, the stress-only tests outside make stress,
+    and the slow and end-to-end tests outside a full run."""
     chosen = selected_userlands()
     stress = os.environ.get("AGENTHOOKS_STRESS", "") not in ("", "0")
+    full = full_run()
     keep, drop = [], []
     for item in items:
         params = getattr(item, "callspec", None)
         lands = {v for k, v in (params.params.items() if params else ()) if k in USERLAND_PARAMS}
         unchosen = chosen is not None and bool(lands - chosen)
-        (drop if unchosen or (item.get_closest_marker("stress") and not stress) else keep).append(item)
+        slow = not full and bool(item.get_closest_marker("slow") or item.get_closest_marker("e2e"))
+        (drop if unchosen or slow or (item.get_closest_marker("stress") and not stress) else keep).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
@@ -92,10 +105,12 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     awk = f"awk: {CHOSEN_AWK or shutil.which('awk')} (AGENTHOOKS_AWK=mawk|gawk|original-awk: " \
           f"make test-awk runs each); LANG={os.environ.get('LANG', '')} " \
           f"LC_ALL={os.environ.get('LC_ALL', '')}"
+    slow = ("slow and e2e tests: run" if full_run() else
+            "slow and e2e tests: left out (AGENTHOOKS_FULL=1, make stress and CI run them)")
     if chosen is None:
-        return ["userlands: all (gnu, busybox, macos with bash 3.2, windows)", awk]
+        return ["userlands: all (gnu, busybox, macos with bash 3.2, windows)", awk, slow]
     return [f"userlands: {', '.join(sorted(chosen))} (AGENTHOOKS_USERLANDS=all, make stress "
-            "and CI run every one)", awk]
+            "and CI run every one)", awk, slow]
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -13,6 +13,9 @@ import pytest
 
 from support.helpers import ROOT, git, make_repo, require, snapshot_checkout, write_memory
 
+# Fresh virtualenvs, pip, pipx and uv: CI and make stress run these, make test leaves them out.
+pytestmark = pytest.mark.slow
+
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 

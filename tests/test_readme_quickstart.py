@@ -22,9 +22,13 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from agenthooks import __version__
 from support.helpers import ROOT, git, make_repo, require, snapshot_checkout, unavailable
+
+# pipx, uv, the plugin route's claude: CI and make stress run these, make test leaves them out.
+pytestmark = pytest.mark.slow
 
 ENTER = "\r"
 CPR = "\x1b[6n"  # prompt_toolkit asks where the cursor is; a terminal answers

@@ -167,28 +167,45 @@ def lay_out(units: dict[tuple[str, str, str], list[str]], base: Path) -> dict[st
     return where
 
 
-def test_every_render_passes_shellcheck_and_bash_n(tmp_path: Path) -> None:
-    """Every .sh file of every profile x framework set: bash -n, and both shellchecks (-x: an
-    entry point is checked with the lib/prelude.sh it sources); a macOS render's files carry
-    no bash 4 construct."""
-    checkers = shellchecks()
-    units = distinct_units(RENDERS)
-    where = lay_out(units, tmp_path)
+def laid_out(tmp_path: Path) -> dict[str, list[str]]:
+    """Every distinct .sh file of every profile x framework set, laid out for the checks."""
+    where = lay_out(distinct_units(RENDERS), tmp_path)
     assert len(where) >= len(PROFILES) * len(render.HOOKS), len(where)  # the renders differ
-    for path, renders in where.items():
+    return where
+
+
+def test_every_render_passes_bash_n(tmp_path: Path) -> None:
+    """Every .sh file of every profile x framework set: bash -n; a macOS render's files carry
+    no bash 4 construct."""
+    for path, renders in laid_out(tmp_path).items():
         proc = subprocess.run(["bash", "-n", path], capture_output=True, text=True)
         assert proc.returncode == 0, (renders, proc.stderr)
         if any(r.split()[0].count("macos") for r in renders):
             assert findings(Path(path).read_text()) == [], (renders, findings(Path(path).read_text()))
-    for shellcheck in checkers:
-        proc = subprocess.run([shellcheck, "-x", "-s", "bash", "-f", "gcc", *where], capture_output=True,
-                              text=True)
-        found: dict[str, list[str]] = {}
-        for line in proc.stdout.splitlines():
-            found.setdefault(line.split(":", 1)[0], []).append(line)
-        bad = {f"{where.get(p, [p])[0]} (and {len(where.get(p, [p])) - 1} more renders)": lines
-               for p, lines in found.items()}
-        assert proc.returncode == 0 and not bad, (shellcheck, bad or proc.stdout, proc.stderr)
+
+
+SHELLCHECK_PARTS = 3  # one test per checker and part, so the workers share the checks
+
+
+@pytest.mark.parametrize("part", range(SHELLCHECK_PARTS))
+@pytest.mark.parametrize("checker", ["pinned", "debian"])
+def test_every_render_passes_shellcheck(tmp_path: Path, checker: str, part: int) -> None:
+    """Every .sh file of every profile x framework set, with both shellchecks (-x: an entry
+    point is checked with the lib/prelude.sh it sources), in parts."""
+    checkers = shellchecks()
+    if checker == "debian" and len(checkers) < 2:
+        pytest.skip("no Debian shellcheck apart from the pinned one (apt-get install shellcheck)")
+    shellcheck = checkers[0 if checker == "pinned" else 1]
+    where = laid_out(tmp_path)
+    mine = {p: r for n, (p, r) in enumerate(where.items()) if n % SHELLCHECK_PARTS == part}
+    proc = subprocess.run([shellcheck, "-x", "-s", "bash", "-f", "gcc", *mine], capture_output=True,
+                          text=True)
+    found: dict[str, list[str]] = {}
+    for line in proc.stdout.splitlines():
+        found.setdefault(line.split(":", 1)[0], []).append(line)
+    bad = {f"{mine.get(p, [p])[0]} (and {len(mine.get(p, [p])) - 1} more renders)": lines
+           for p, lines in found.items()}
+    assert proc.returncode == 0 and not bad, (shellcheck, bad or proc.stdout, proc.stderr)
 
 
 def test_the_awk_programs_parse_in_every_awk_of_every_profile(tmp_path: Path) -> None:

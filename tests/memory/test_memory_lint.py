@@ -156,6 +156,7 @@ def _precommit() -> str:
     return require("pre-commit", "pip install pre-commit (make test installs it)")
 
 
+@pytest.mark.slow  # pre-commit builds the hook's virtualenv
 def test_pre_commit_hook_fails_on_bad_tattoo_and_passes_on_good(tmp_path: Path) -> None:
     exe = _precommit()
     src, rev = snapshot_checkout(tmp_path)

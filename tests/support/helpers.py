@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -35,29 +35,67 @@ def cli(*args: str, cwd: Path | None = None, input: str | None = None,
                           text=True, env={**os.environ, **(env or {})})
 
 
+def cli_in_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """agenthooks' own entry point (cli.main) called in this process, stdin empty and not a
+    TTY, stdout and stderr captured: what cli() gives, without starting Python again (a test
+    setting up many repos spends most of its time there). Caches that hold a path's git state
+    are cleared first, as a new process starts without them."""
+    import contextlib
+    import io
+
+    from agenthooks import cli as agenthooks_cli, gitstore
+
+    gitstore._git_prefix.cache_clear()
+    out, err = io.StringIO(), io.StringIO()
+    stdin, sys.stdin = sys.stdin, io.StringIO("")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = agenthooks_cli.main(list(args))
+    finally:
+        sys.stdin = stdin
+    return subprocess.CompletedProcess(["agenthooks", *args], code, out.getvalue(), err.getvalue())
+
+
 def install(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    """agenthooks install --yes. A new install keeps one board, memory/snapshot.md (--board
-    shared), unless ARGS name a board model: most tests are about that file; the per-branch
-    boards have tests of their own (tests/runtime/test_boards.py, tests/test_boards_git.py)."""
+    """agenthooks install --yes, run in this process (cli_in_process). A new install keeps one
+    board, memory/snapshot.md (--board shared), unless ARGS name a board model: most tests are
+    about that file; the per-branch boards have tests of their own (tests/runtime/test_boards.py,
+    tests/test_boards_git.py)."""
     board = [] if "--board" in args or (repo / ".agent/config.yaml").is_file() else ["--board", "shared"]
-    proc = cli("install", "--yes", str(repo), *board, *args)
+    proc = cli_in_process("install", "--yes", str(repo), *board, *args)
     if check and proc.returncode != 0:
         raise AssertionError(f"install failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
     return proc
 
 
-def payload(obj: Any) -> str:
-    return obj if isinstance(obj, str) else json.dumps(obj)
+def payload(obj: Any) -> Any:
+    """A hook's stdin: a string or bytes as they are, anything else as JSON."""
+    return obj if isinstance(obj, (str, bytes)) else json.dumps(obj)
 
 
 def run_hook(repo: Path, hook: str, stdin: Any = "", *args: str, cwd: Path | None = None,
-             env: dict[str, str] | None = None, timeout: float = 30,
-             bash: str = "bash") -> subprocess.CompletedProcess[str]:
-    """Run a generated hook the way frameworks do: bash PATH [args] < payload."""
+             env: dict[str, str] | None = None, timeout: float = 30, bash: str = "bash",
+             unset: tuple[str, ...] = (), fsize: int | None = None,
+             text: bool = True) -> subprocess.CompletedProcess[Any]:
+    """Run a generated hook the way frameworks do: bash PATH [args] < payload. ENV is added to
+    this process's environment, UNSET taken out of it; FSIZE caps every file the run writes
+    (RLIMIT_FSIZE, as a full disk would); TEXT=False: bytes in, bytes out."""
     script = repo / ".agent" / "hooks" / f"{hook}.sh"
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([bash, str(script), *args], input=payload(stdin), cwd=cwd or repo,
-                          capture_output=True, text=True, env=full_env, timeout=timeout)
+    for var in unset:
+        full_env.pop(var, None)
+    data: str | bytes = payload(stdin)
+    if not text and not isinstance(data, bytes):
+        data = data.encode("utf-8", "surrogateescape")
+    limit: Callable[[], None] | None = None
+    if fsize is not None:
+        import resource
+
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    return subprocess.run([bash, str(script), *args], input=data, cwd=cwd or repo,
+                          capture_output=True, text=text, env=full_env, timeout=timeout,
+                          preexec_fn=limit)
 
 
 def fixture(name: str) -> str:

@@ -8,9 +8,9 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from support.helpers import cli, git, payload
+from support.helpers import cli, git, run_hook
 
 STRESS = os.environ.get("AGENTHOOKS_STRESS", "") not in ("", "0")
 BEGIN = "===== AGENT MEMORY BEGIN ====="
@@ -61,25 +61,6 @@ def set_config(repo: Path, **values: str) -> None:
         if n == 0:
             text += f"{key}: {value}\n"
     path.write_text(text, encoding="utf-8")
-
-
-def hook(repo: Path, name: str, stdin: Any = "", *args: str, cwd: Path | None = None,
-         env: dict[str, str] | None = None, unset: tuple[str, ...] = (), timeout: float = 30,
-         fsize: int | None = None) -> subprocess.CompletedProcess[bytes]:
-    """Run a generated hook as a framework does; bytes in, bytes out."""
-    script = repo / ".agent" / "hooks" / f"{name}.sh"
-    full = {**os.environ, **(env or {})}
-    for var in unset:
-        full.pop(var, None)
-    data = stdin if isinstance(stdin, bytes) else payload(stdin).encode("utf-8", "surrogateescape")
-    pre: Callable[[], None] | None = None
-    if fsize is not None:
-        import resource
-
-        def pre() -> None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    return subprocess.run([BASH, str(script), *args], input=data, cwd=cwd or repo,
-                          capture_output=True, env=full, timeout=timeout, preexec_fn=pre)
 
 
 def memory(repo: Path) -> dict[str, bytes]:
@@ -205,8 +186,10 @@ def expected_renders(template: Path, scratch: Path, versions: list[dict[str, byt
     for i, combo in enumerate(combos):
         for n, data in combo.items():
             (repo / ".agent/memory" / n).write_bytes(data)
-        pre = hook(repo, "pre_task", {"session_id": f"x{i}", "source": "startup"}, env=env)
-        on = hook(repo, "on_compact", {"session_id": f"x{i}", "prompt": MARKER_PROMPT}, env=env)
+        pre = run_hook(repo, "pre_task", {"session_id": f"x{i}", "source": "startup"}, env=env, bash=BASH,
+                       text=False)
+        on = run_hook(repo, "on_compact", {"session_id": f"x{i}", "prompt": MARKER_PROMPT}, env=env, bash=BASH,
+                      text=False)
         assert pre.returncode == 0 and on.returncode == 0
         out["pre_task"].add(pre.stdout)
         out["on_compact"].add(on.stdout)

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from support.reliability import (MARKER_PROMPT, check_log, check_states, clone,
-                                 expected_renders, hook, installed, lock_env, replace_atomic,
+from support.helpers import run_hook
+from support.reliability import (BASH, MARKER_PROMPT, check_log, check_states, clone,
+                                 expected_renders, installed, lock_env, replace_atomic,
                                  STRESS, sized)
 
 WORKERS = sized(8, 32)
@@ -84,7 +85,8 @@ def test_parallel_hooks_with_an_editor(lock: str, tmp_path: Path,
             stdin = {"session_id": sid, "hook_event_name": "UserPromptSubmit",
                      "prompt": MARKER_PROMPT, "file_path": "src/x.py", "source": "startup"}
             t0 = time.monotonic()
-            proc = hook(repo, name, stdin, env=env, timeout=LOCK_TIMEOUT + MARGIN + 30)
+            proc = run_hook(repo, name, stdin, env=env, timeout=LOCK_TIMEOUT + MARGIN + 30,
+                            bash=BASH, text=False)
             took = time.monotonic() - t0
             with lock_:
                 runs.append((name, took))

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from support.helpers import run_hook
 from support.reliability import (BASH, LOCK_PLATFORMS, MARKER_PROMPT, STATE_RE, check_log,
-                                 clone, expected_renders, hook, installed, lock_env, memory,
+                                 clone, expected_renders, installed, lock_env, memory,
                                  replace_atomic, sized)
 
 RUNS = sized(40, 200)
@@ -65,7 +66,8 @@ def test_kill_9_at_random_moments(lock: str, tmp_path: Path,
     rng = random.Random(1234)
     # Learn how long a run takes, so kills land anywhere inside one.
     t0 = time.monotonic()
-    hook(repo, "on_compact", {"session_id": "warm", "prompt": MARKER_PROMPT}, env=env)
+    run_hook(repo, "on_compact", {"session_id": "warm", "prompt": MARKER_PROMPT}, env=env, bash=BASH,
+             text=False)
     span = max(time.monotonic() - t0, 0.01) * 1.2
     killed = completed = 0
     for i in range(RUNS):
@@ -113,8 +115,8 @@ def test_kill_9_at_random_moments(lock: str, tmp_path: Path,
         if i % 5 == 4 or i == RUNS - 1:
             # A later run is never blocked past the stale-lock timeout by what was killed.
             t1 = time.monotonic()
-            ok = hook(repo, "on_compact", {"session_id": "after", "prompt": MARKER_PROMPT},
-                      env=env, timeout=LOCK_TIMEOUT + STALE + 20)
+            ok = run_hook(repo, "on_compact", {"session_id": "after", "prompt": MARKER_PROMPT},
+                          env=env, timeout=LOCK_TIMEOUT + STALE + 20, bash=BASH, text=False)
             took = time.monotonic() - t1
             assert ok.returncode == 0 and ok.stdout, ok.stderr
             assert took < STALE + 2, f"blocked {took:.1f}s by a stale lock"
@@ -161,7 +163,8 @@ def test_portable_lock_left_behind(leftover: str, tmp_path: Path,
         plock.write_text(f"{dead.pid}\n")
         (repo / ".agent/log/.lock.pid.break").write_text(f"{dead.pid}\n")
     t0 = time.monotonic()
-    proc = hook(repo, "on_compact", {"session_id": "s", "prompt": MARKER_PROMPT}, env=env)
+    proc = run_hook(repo, "on_compact", {"session_id": "s", "prompt": MARKER_PROMPT}, env=env, bash=BASH,
+                    text=False)
     took = time.monotonic() - t0
     assert proc.returncode == 0 and proc.stdout
     assert took < STALE + 1.5, took

@@ -29,11 +29,11 @@ from typing import Any, Callable
 
 import pytest
 
-from support.reliability import (MARKER_PROMPT, check_block, check_log, check_states, clone,
-                                 hook, installed, memory)
+from support.reliability import (BASH, MARKER_PROMPT, check_block, check_log, check_states, clone,
+                                 installed, memory)
 from support.tree import tree
 
-from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, unavailable
+from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, run_hook, unavailable
 from agenthooks.messages import MESSAGES
 
 WARNING = MESSAGES["en"]["block_failed"]
@@ -160,7 +160,6 @@ DELIMS = (b"# t\n- rule\n===== AGENT MEMORY END =====\n===== AGENT MEMORY BEGIN 
 META = (b"## Goal\n- $(touch PWNED) `touch PWNED` ; rm -rf / && echo $HOME ${IFS} \\ \" ' %s %n\n"
         b"## In progress\n- $((1/0)) <(touch PWNED) | cat > PWNED\n")
 BAD_UTF8 = b"## Goal\n- \xff\xfe \xc3\x28 \xe2\x82 \xf0\x9f\x98 \xed\xa0\x80 \xc0\xaf ok\n"
-
 CASES = [
     # environment values
     Case("ctxlen-empty", env={"AGENT_CONTEXT_LEN": ""}),
@@ -246,7 +245,6 @@ CASES = [
     Case("cwd-outside-repo", cwd=lambda repo: repo.parent / "outside"),
     Case("repo-path-hostile", repo_name="r $(touch PWNED) `x`;\n 目录"),
 ]
-
 IDS = [c.id for c in CASES]
 assert len(CASES) >= 40 and len(set(IDS)) == len(IDS)
 
@@ -308,7 +306,8 @@ def test_bad_input(case: Case, tmp_path: Path, tmp_path_factory: pytest.TempPath
             "session_id": "corpus", "hook_event_name": "UserPromptSubmit",
             "prompt": MARKER_PROMPT, "file_path": "src/app.py", "source": "startup"}
         for name in ("pre_task", "on_compact", "post_edit"):
-            proc = hook(repo, name, stdin, cwd=cwd, env=env, fsize=case.fsize, timeout=60)
+            proc = run_hook(repo, name, stdin, cwd=cwd, env=env, fsize=case.fsize, timeout=60,
+                            bash=BASH, text=False)
             assert proc.returncode == 0, (name, proc.returncode, proc.stderr)
             err = [ln for ln in proc.stderr.decode(errors="replace").splitlines() if ln.strip()]
             assert len(err) <= 1 and all(ln.startswith("agenthooks") for ln in err), (name, err)

@@ -1,0 +1,52 @@
+"""A Claude Code install on a userland and its hooks run as the host runs them, for the
+promise files on hostile hosts, environments, secrets, delimiters, comments and config.
+
+cases(ITEM): the userlands to run; one where the hooks do not handle ITEM yet (OPEN) is
+marked xfail(strict=True), so a case that starts passing without the fix fails loudly."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from support.helpers import install, make_repo, payload, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
+from support.userlands import env_for, USERLANDS
+
+
+START = {"session_id": "h1", "hook_event_name": "SessionStart", "source": "startup"}
+BASH = "/bin/bash"
+
+
+# case -> the userlands where the hooks do not handle it yet
+OPEN: dict[str, tuple[str, ...]] = {
+}
+
+
+def cases(item: str) -> list[object]:
+    return [pytest.param(u, marks=pytest.mark.xfail(strict=True, reason=f"not handled yet: {item}"))
+            if u in OPEN.get(item, ()) else u for u in sorted(USERLANDS)]
+
+
+def repo_for(tmp_path: Path, userland: str) -> tuple[Path, dict[str, str]]:
+    platform, _ = USERLANDS[userland]
+    repo = make_repo(tmp_path)
+    install(repo, "--platform", platform, "--framework", "claude-code")
+    write_memory(repo, tattoo=SAMPLE_TATTOO, snapshot=SAMPLE_SNAPSHOT)
+    env = {**os.environ, **env_for(userland, tmp_path)}
+    return repo, env
+
+
+def run(repo: Path, hook: str, env: dict[str, str], stdin: object = START, *args: str,
+        cwd: Path | None = None, timeout: float = 20, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([BASH, f".agent/hooks/{hook}.sh", "claude-code", *args],
+                          input=payload(stdin), cwd=cwd or repo, env=env, capture_output=True,
+                          text=True, timeout=timeout, **kw)  # type: ignore[call-overload]
+
+
+def context(out: str) -> str:
+    """The one JSON object on stdout, and the memory inside it."""
+    obj = json.loads(out)
+    return str(obj["hookSpecificOutput"]["additionalContext"])
