@@ -21,6 +21,9 @@ BEFORE_AGENTS = BENCH / "45f2af4"  # and as 45f2af4 rendered them (with lib/)
 # The wall-clock limit: a change that slows a hot path past it fails this section. The
 # instruction counts are held to c583b18's own (at or below).
 LIMIT = 1.30
+# Against 45f2af4 the instruction counts are held to 1.00; the wall ratios of one run to 1.02,
+# the noise of a median of 21 runs on a quiet machine.
+BEFORE_LIMIT = 1.02
 PATHS = ("pre_task", "post_edit", "on_compact quiet", "on_compact quiet, 48 state lines",
          "on_compact quiet, transcript", "pre_task --statusline")
 
@@ -94,4 +97,4 @@ def bench_release(lab: Lab, t: Table, args: argparse.Namespace, details: dict) -
               f"c583b18 {past['median_ms'] / floor['median_ms']:.2f}x", "", None)
         ratio_row(t, sec, f"{name}: now / c583b18", now, past, LIMIT, "c583b18")
     for name in PATHS:
-        ratio_row(t, sec, f"{name}: now / 45f2af4", s[f"{name} now"], s[f"{name} 45f2af4"], 1.0, "45f2af4")
+        ratio_row(t, sec, f"{name}: now / 45f2af4", s[f"{name} now"], s[f"{name} 45f2af4"], BEFORE_LIMIT, "45f2af4")
