@@ -194,7 +194,7 @@ def test_every_render_passes_shellcheck(tmp_path: Path, checker: str, part: int)
     point is checked with the lib/prelude.sh it sources), in parts."""
     checkers = shellchecks()
     if checker == "debian" and len(checkers) < 2:
-        pytest.skip("no Debian shellcheck apart from the pinned one (apt-get install shellcheck)")
+        unavailable("no Debian shellcheck apart from the pinned one (apt-get install shellcheck)")
     shellcheck = checkers[0 if checker == "pinned" else 1]
     where = laid_out(tmp_path)
     mine = {p: r for n, (p, r) in enumerate(where.items()) if n % SHELLCHECK_PARTS == part}
