@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, install, make_repo, payload, write_memory
+from support.helpers import SAMPLE_SNAPSHOT, SAMPLE_TATTOO, cli, git, install, make_repo, payload, run_hook, write_memory
 from support.tree import tree
 from support.userlands import USERLANDS, env_for
 
@@ -161,9 +161,8 @@ def test_a_hook_session_leaves_home_untouched(tmp_path: Path, userland: str, pla
     before = home_tree(home)
     wrote: list[tuple[str, str, list[str]]] = []  # every run that changed HOME, and what
     for hook, stdin in SESSION:
-        proc = subprocess.run([bash, f".agent/hooks/{hook}.sh", "claude-code"], cwd=repo, env=env,
-                              input=payload({"session_id": "s1", **stdin}), capture_output=True,
-                              text=True, timeout=60)
+        proc = run_hook(repo, hook, {"session_id": "s1", **stdin}, "claude-code", env=env, inherit=False,
+                        bash=bash, timeout=60)
         assert proc.returncode == 0, (hook, stdin, proc.stderr)
         now = home_tree(home)
         changed = sorted(k for k in set(now) | set(before) if now.get(k) != before.get(k))

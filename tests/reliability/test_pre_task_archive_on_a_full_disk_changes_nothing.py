@@ -2,13 +2,12 @@
 memory byte-identical; with room, the old snapshot is archived whole."""
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from support.claude_sessions import BASH, repo_for, run
-from support.helpers import memory_bytes
+from support.helpers import memory_bytes, run_hook
 from support.userlands import USERLANDS
 
 
@@ -16,16 +15,12 @@ from support.userlands import USERLANDS
 
 @pytest.mark.parametrize("userland", sorted(USERLANDS))
 def test_archive_on_a_full_disk_changes_nothing(tmp_path: Path, userland: str) -> None:
-    import resource
 
     repo, env = repo_for(tmp_path, userland)
     snap = repo / ".agent/memory/snapshot.md"
     before = memory_bytes(repo)
-
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-    proc = subprocess.run([BASH, ".agent/hooks/pre_task.sh", "claude-code", "--archive"], input="",
-                          cwd=repo, env=env, capture_output=True, text=True, timeout=20, preexec_fn=limit)
+    proc = run_hook(repo, "pre_task", "", "claude-code", "--archive", env=env, inherit=False, bash=BASH,
+                    timeout=20, fsize=0)
     assert proc.returncode == 0 and proc.stdout == "", proc
     said = [ln for ln in proc.stderr.splitlines() if ln.startswith("agenthooks:")]
     assert len(said) == 1 and "nothing archived" in said[0], proc.stderr

@@ -33,9 +33,9 @@ def win(tmp_path: Path) -> tuple[Path, dict[str, str]]:
 
 def raw(repo: Path, hook: str, stdin: object, env: dict[str, str]) -> bytes:
     """The hook's stdout as bytes (text mode would hide a \\r)."""
-    body = stdin if isinstance(stdin, str) else json.dumps(stdin)
-    return subprocess.run(["bash", str(repo / f".agent/hooks/{hook}.sh"), "claude-code"], input=body.encode(),
-                          capture_output=True, env={**os.environ, **env}, timeout=30, check=True).stdout
+    proc = run_hook(repo, hook, stdin, "claude-code", env=env, text=False)
+    assert proc.returncode == 0, proc.stderr
+    return bytes(proc.stdout)
 
 
 def test_ah_path_turns_windows_paths_into_ones_git_bash_opens(win: tuple[Path, dict[str, str]]) -> None:

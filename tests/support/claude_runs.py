@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from support.helpers import install, make_repo, payload, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
+from support.helpers import install, make_repo, payload, run_hook, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
 from support.userlands import env_for, USERLANDS
 
 
@@ -40,10 +40,8 @@ def repo_for(tmp_path: Path, userland: str) -> tuple[Path, dict[str, str]]:
 
 
 def run(repo: Path, hook: str, env: dict[str, str], stdin: object = START, *args: str,
-        cwd: Path | None = None, timeout: float = 20, **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([BASH, f".agent/hooks/{hook}.sh", "claude-code", *args],
-                          input=payload(stdin), cwd=cwd or repo, env=env, capture_output=True,
-                          text=True, timeout=timeout, **kw)  # type: ignore[call-overload]
+        timeout: float = 20) -> subprocess.CompletedProcess[str]:
+    return run_hook(repo, hook, stdin, "claude-code", *args, env=env, inherit=False, bash=BASH, timeout=timeout)
 
 
 def context(out: str) -> str:

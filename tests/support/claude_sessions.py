@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from support.helpers import install, make_repo, payload, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
+from support.helpers import install, make_repo, payload, run_hook, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
 from support.userlands import env_for, USERLANDS
 
 
@@ -28,8 +28,7 @@ def repo_for(tmp_path: Path, userland: str, *platforms: str) -> tuple[Path, dict
 
 def run(repo: Path, hook: str, env: dict[str, str], stdin: object = START, *args: str,
         timeout: float = 20) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([BASH, f".agent/hooks/{hook}.sh", "claude-code", *args], input=payload(stdin),
-                          cwd=repo, env=env, capture_output=True, text=True, timeout=timeout)
+    return run_hook(repo, hook, stdin, "claude-code", *args, env=env, inherit=False, bash=BASH, timeout=timeout)
 
 
 def context(out: str) -> str:

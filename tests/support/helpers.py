@@ -76,12 +76,13 @@ def payload(obj: Any) -> Any:
 def run_hook(repo: Path, hook: str, stdin: Any = "", *args: str, cwd: Path | None = None,
              env: dict[str, str] | None = None, timeout: float = 30, bash: str = "bash",
              unset: tuple[str, ...] = (), fsize: int | None = None,
-             text: bool = True) -> subprocess.CompletedProcess[Any]:
+             text: bool = True, inherit: bool = True) -> subprocess.CompletedProcess[Any]:
     """Run a generated hook the way frameworks do: bash PATH [args] < payload. ENV is added to
-    this process's environment, UNSET taken out of it; FSIZE caps every file the run writes
-    (RLIMIT_FSIZE, as a full disk would); TEXT=False: bytes in, bytes out."""
+    this process's environment (INHERIT=False: ENV is the whole environment), UNSET taken out
+    of it; FSIZE caps every file the run writes (RLIMIT_FSIZE, as a full disk would);
+    TEXT=False: bytes in, bytes out."""
     script = repo / ".agent" / "hooks" / f"{hook}.sh"
-    full_env = {**os.environ, **(env or {})}
+    full_env = {**(os.environ if inherit else {}), **(env or {})}
     for var in unset:
         full_env.pop(var, None)
     data: str | bytes = payload(stdin)

@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from support.helpers import install, make_repo, payload, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
+from support.helpers import install, make_repo, payload, run_hook, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
 from support.userlands import env_for, USERLANDS
 
 
@@ -25,6 +25,5 @@ def repo_for(tmp_path: Path, userland: str) -> tuple[Path, dict[str, str]]:
 
 def run(repo: Path, env: dict[str, str], timeout: float = 60) -> tuple[subprocess.CompletedProcess[str], float]:
     t0 = time.monotonic()
-    res = subprocess.run(["/bin/bash", ".agent/hooks/pre_task.sh", "generic"], input=payload(START),
-                         cwd=repo, env=env, capture_output=True, text=True, timeout=timeout)
+    res = run_hook(repo, "pre_task", START, "generic", env=env, inherit=False, bash="/bin/bash", timeout=timeout)
     return res, time.monotonic() - t0

@@ -6,7 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from support.helpers import install, make_repo, payload, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
+from support.helpers import install, make_repo, payload, run_hook, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
 from support.userlands import env_for, USERLANDS
 
 
@@ -28,7 +28,6 @@ def setup(tmp_path: Path, userland: str, framework: str = "generic") -> tuple[Pa
 
 def run(repo: Path, hook: str, env: dict[str, str], stdin: object = "", *args: str,
         framework: str = "generic") -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(["/bin/bash", f".agent/hooks/{hook}.sh", framework, *args], input=payload(stdin),
-                          cwd=repo, env=env, capture_output=True, text=True, timeout=60)
+    proc = run_hook(repo, hook, stdin, framework, *args, env=env, inherit=False, bash="/bin/bash", timeout=60)
     assert proc.returncode == 0, proc.stderr
     return proc

@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from support.helpers import install, make_repo, payload, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
+from support.helpers import install, make_repo, payload, run_hook, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
 from support.userlands import env_for, USERLANDS
 
 
@@ -29,8 +29,7 @@ def repo_for(tmp_path: Path, userland: str, platform: str | None = None) -> tupl
 def run(repo: Path, hook: str, env: dict[str, str], stdin: object,
         timeout: float = 30) -> tuple[subprocess.CompletedProcess[str], float]:
     t0 = time.monotonic()
-    res = subprocess.run(["/bin/bash", f".agent/hooks/{hook}.sh", "claude-code"], input=payload(stdin),
-                         cwd=repo, env=env, capture_output=True, text=True, timeout=timeout)
+    res = run_hook(repo, hook, stdin, "claude-code", env=env, inherit=False, bash="/bin/bash", timeout=timeout)
     return res, time.monotonic() - t0
 
 

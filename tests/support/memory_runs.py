@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from support.helpers import install, make_repo, payload, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
+from support.helpers import install, make_repo, payload, run_hook, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
 from support.userlands import env_for, USERLANDS
 
 
@@ -34,9 +34,8 @@ def repo_for(tmp_path: Path, userland: str, with_git: bool = False) -> tuple[Pat
 
 def run(repo: Path, hook: str, env: dict[str, str], stdin: object = START, *args: str,
         timeout: float = 30) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["/bin/bash", f".agent/hooks/{hook}.sh", "claude-code", *args],
-                          input=payload(stdin), cwd=repo, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    return run_hook(repo, hook, stdin, "claude-code", *args, env=env, inherit=False, bash="/bin/bash",
+                    timeout=timeout)
 
 
 def log(repo: Path) -> str:
