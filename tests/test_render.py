@@ -16,6 +16,7 @@ from agenthooks import render
 from agenthooks.frameworks import NAMES
 from support.bash32 import findings
 from support.helpers import in_ci, require, unavailable
+from support.shell import functions_of, undeclared
 
 BASE = {"frameworks": ["claude-code"], "lang": "en", "budget_tokens": 500}
 
@@ -259,20 +260,6 @@ def columns(line: str) -> int:
     return len(line.encode("utf-8"))
 
 
-def functions_of(text: str) -> list[str | None]:
-    """For each line, the function (defined at column 0) it belongs to, or None."""
-    out: list[str | None] = []
-    current = None
-    for line in text.splitlines():
-        m = re.match(r"^([a-z_][a-z0-9_]*)\(\) \{", line)
-        if m:
-            current = m.group(1)
-        out.append(current if current or not line.startswith("}") else None)
-        if line == "}" or (m and line.rstrip().endswith("}")):
-            current = None
-    return out
-
-
 def top_level(text: str) -> list[str]:
     """The lines outside functions that are code (not comments or blank)."""
     return [ln for ln, fn in zip(text.splitlines(), functions_of(text))
@@ -315,6 +302,30 @@ def test_the_shape_checks_catch_what_they_claim() -> None:
     text = "ah_a() {\n  local x\n}\nx=1\nmain() {\n  :\n}\n"
     assert top_level(text) == ["x=1"]
     assert functions_of(text)[1] == "ah_a" and functions_of(text)[5] == "main"
+
+
+@pytest.mark.parametrize("platforms,frameworks", SHAPE_RENDERS)
+def test_no_function_reads_or_sets_a_name_it_did_not_declare_or_receive(platforms, frameworks) -> None:  # type: ignore[no-untyped-def]
+    # Arguments in, names out: a function's own names are its locals; it reads its arguments
+    # and the run's facts (AH_...), and sets a caller's variable only through the name passed
+    # to it (printf -v "$1"). No shellcheck disable hides a caller's variable (SC2154).
+    for path, text in hooks(platforms, frameworks).items():
+        if path.endswith(".sh"):
+            assert "SC2154" not in text, path
+            assert undeclared(text) == [], path
+
+
+def test_the_scope_check_catches_what_it_claims() -> None:
+    bad = {'f() {\n  local a\n  echo "$b"\n}\n': [("f", "b")],
+           "f() {\n  x=1\n}\n": [("f", "x")],
+           "f() {\n  for i in 1; do :; done\n}\n": [("f", "i")],
+           "f() {\n  IFS= read -r -d '' y <x\n}\n": [("f", "y")],
+           "f() {\n  echo $((z + 1))\n}\n": [("f", "z")],
+           "f() {\n  local a \\\n    b\n  c=$a$b\n}\n": [("f", "c")]}
+    good = ("f() {\n  local a=1 _b\n  echo \"$a ${_b:-x} $AH_X $1 it's\" 'lit $c' $'\\n'\n"
+            "  printf -v \"$1\" x # $d\n  echo \"${a#\"$_b\"} $(echo \"$IFS\")\"\n}\n")
+    assert {text: undeclared(text) for text in bad} == bad
+    assert undeclared(good) == []
 
 
 @pytest.mark.parametrize("other", [["macos"], ["busybox"], ["linux", "macos", "busybox"]])
