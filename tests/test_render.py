@@ -459,9 +459,10 @@ def test_the_io_check_catches_what_it_claims() -> None:
     assert [g for g in good if effects_outside_io(g)] == []
 
 
-def test_each_entry_point_lists_its_effects_as_declared() -> None:
+@pytest.mark.parametrize("platforms,frameworks", RENDERS)
+def test_each_entry_point_lists_its_effects_as_declared(platforms, frameworks) -> None:  # type: ignore[no-untyped-def]
     from agenthooks import statefiles
 
-    texts = hooks(["linux"], ["claude-code"])
+    texts = hooks(platforms, frameworks)
     for hook in render.HOOKS:
         assert statefiles.effects_header(hook) in texts[f".agent/hooks/{hook}.sh"], hook
