@@ -23,8 +23,8 @@ def instructions(v: Variant) -> int:
     with tempfile.TemporaryDirectory(prefix="agenthooks-cg-") as tmp:
         argv = [shutil.which("valgrind") or "valgrind", "--tool=callgrind", "--trace-children=no",
                 f"--callgrind-out-file={tmp}/cg.%p", *v.argv]
-        with open(v.stdin, "rb") as stdin:
-            proc = subprocess.run(argv, stdin=stdin, cwd=v.cwd, env=v.env, capture_output=True)
+        # The payload on a pipe, as hosts hand it to a hook (bash reads a pipe otherwise than a file).
+        proc = subprocess.run(argv, input=Path(v.stdin).read_bytes(), cwd=v.cwd, env=v.env, capture_output=True)
         os.chdir(ROOT)
         if proc.returncode != 0:
             raise SystemExit(f"bench: callgrind of {' '.join(v.argv)} exited {proc.returncode}:\n"

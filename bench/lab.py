@@ -17,6 +17,13 @@ from agenthooks import config
 # Fixtures: an installed repo with a generated corpus, payloads, and baseline repos.
 
 
+# Claude Code's key order (2.1.328: the session's fields, then the event's); the fixtures are
+# stored with their keys sorted.
+HOST_ORDER = ("session_id", "transcript_path", "cwd", "scratchpad_dir", "prompt_id", "permission_mode",
+              "agent_id", "agent_type", "effort", "hook_event_name", "prompt", "tool_name", "tool_input",
+              "tool_response", "tool_use_id", "duration_ms", "source", "model", "workspace", "version")
+
+
 class Lab:
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
@@ -61,6 +68,7 @@ class Lab:
         if isinstance(obj.get("tool_response"), dict) and "filePath" in obj["tool_response"]:
             obj["tool_response"]["filePath"] = str(repo / "src" / "service.py")
         obj.update(extra)
+        obj = {**{k: obj[k] for k in HOST_ORDER if k in obj}, **obj}
         path = self.tmp / "payloads" / f"{repo.name}-{sid}-{fixture}"
         path.parent.mkdir(exist_ok=True)
         # Hosts send one line of compact JSON.
