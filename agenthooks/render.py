@@ -14,7 +14,7 @@ HOOKS = ("pre_task", "post_edit", "on_compact")
 # run as commands. Every render has every part: lock.sh is the lock where flock is missing or fails.
 LIB = ("prelude.sh", "where.sh", "io.sh", "say.sh", "cache.sh", "runtime.sh", "lock.sh", "context.sh",
        "state.sh", "block.sh", "memory.awk", "block.awk", "clean.awk", "archive.sh", "working.sh",
-       "compaction.sh", "audit.awk", "scopes.sh", "subagent.sh")
+       "compaction.sh", "audit.awk", "scopes.sh", "subagent.sh", "json.sh", "anyjson.sh")
 
 # Bump a template's rev only when its output changes; upgrades compare revs. The hooks and
 # their library are one release: the loader checks each part's rev against the hooks'.

@@ -32,7 +32,7 @@ LAYOUT = {
                                               "lock.sh", "context.sh", "state.sh", "block.sh", "memory.awk",
                                               "block.awk", "clean.awk", "archive.sh", "where.sh", "working.sh",
                                               "compaction.sh", "audit.awk", "scopes.sh",
-                                              "subagent.sh")),
+                                              "subagent.sh", "json.sh", "anyjson.sh")),
 }
 
 

@@ -247,9 +247,9 @@ def test_every_generated_file_is_recognisably_ours() -> None:
 
 SHAPE_RENDERS = [(["linux"], ["claude-code"])] + [(p, f) for p in PROFILES for f in FRAMEWORK_SETS]
 # Platform differences live in these small functions only, each of which calls a platform's
-# tool (date, stat, flock) or builtin (printf '%(...)T', BASH_XTRACEFD); one algorithm per job
+# tool (date, stat, flock) or builtin (printf '%(...)T', BASH_XTRACEFD, read -N); one algorithm per job
 # elsewhere, the same guarantees everywhere.
-PLATFORM_FUNCTIONS = {"ah_epoch", "ah_now", "ah_stamp", "ah_clock", "ah_mtime", "ah_lock", "ah_trace"}
+PLATFORM_FUNCTIONS = {"ah_epoch", "ah_now", "ah_stamp", "ah_clock", "ah_mtime", "ah_lock", "ah_trace", "ah_stdin"}
 # Review limits: the formatter (shfmt) keeps the shape; these keep a file and a line readable.
 MAX_LINES, MAX_BYTES = 400, 160
 

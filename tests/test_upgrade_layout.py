@@ -40,7 +40,7 @@ RELEASES = {
 # The library each release had (rev 8: linux had no lock.sh).
 # The library files release 9 adds to a release 7 or 8 install.
 NEW_IN_9 = ("io.sh", "memory.awk", "lock.sh", "where.sh", "audit.awk", "compaction.sh", "working.sh", "scopes.sh",
-            "subagent.sh")
+            "subagent.sh", "json.sh", "anyjson.sh")
 LIBRARY = {"rev3": (), "rev5": (), "rev6": (),
            "rev7": tuple(p for p in render.LIB if p not in NEW_IN_9),
            "rev8": tuple(p for p in render.LIB if p not in NEW_IN_9)}

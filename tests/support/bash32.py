@@ -19,6 +19,7 @@ BASH4_ONLY = {
     "globstar": r"globstar",
     "negative array index": r"\[-[0-9]+\]\}",
     "fractional read -t": r"\bread\b[^\n]*-t\s*[0-9]*\.[0-9]",
+    "read -N (bash 4.1)": r"\bread\b[^\n]*\s-[a-zA-Z]*N",
     "wait -n": r"\bwait\s+-n\b",
 }
 
