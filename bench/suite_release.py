@@ -7,7 +7,8 @@ in: release 9 with the compaction's shaping, the new hosts and the hardening, wi
 found from the cwd, boards per branch, the changed-under-you line and subagents).
 Shown, not held: c583b18 (bench/c583b18/: hooks rev 6, the last release before the hooks'
 library), a reference for what the library, the guard and every feature since cost a run
-(docs/performance.md, "The quiet paths against c583b18, settled")."""
+(docs/performance.md, "On what Claude Code sends, and the quiet paths against c583b18,
+settled"). The payloads are piped, their keys in Claude Code's order (bench/lab.py)."""
 from __future__ import annotations
 
 import argparse
