@@ -32,6 +32,8 @@ def spawn(argv: list[str], stdin: str = "/dev/null", cwd: str | None = None,
     (as hosts hand a hook its payload; written before the run: a payload fits a pipe's buffer),
     output to a file. CPU is user + system time of the process and every child it waited for."""
     data = Path(stdin).read_bytes()
+    if len(data) > 65536:  # written before the run starts, so it must fit the pipe
+        raise SystemExit(f"bench: {stdin} is over 64 KB, more than a pipe holds unread")
     r, w = os.pipe()
     os.write(w, data)
     os.close(w)
