@@ -15,7 +15,7 @@ import pytest
 from agenthooks import __version__, dispatch
 from support.bash32 import findings
 from support.helpers import (ROOT, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, install, log_lines, make_repo,
-                             require, write_memory)
+                             require, unavailable, write_memory)
 from support.userlands import bash32
 from test_render import shellchecks
 
@@ -29,7 +29,7 @@ def bash(request: pytest.FixtureRequest) -> str:
         return shutil.which("bash") or "bash"
     found = bash32()
     if found is None:
-        pytest.skip("bash 3.2 is not built (../shared/tools/bash32/build.sh ~/.cache/agenthooks-bash32)")
+        unavailable("bash 3.2 is not built (../shared/tools/bash32/build.sh ~/.cache/agenthooks-bash32)")
     return found
 
 

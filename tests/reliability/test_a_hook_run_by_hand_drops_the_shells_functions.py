@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from support.claude_runs import cases, context, repo_for, run, START
+from support.claude_runs import ALL, context, repo_for, run, START
 
 
 BEGIN = "===== AGENT MEMORY BEGIN ====="
@@ -30,7 +30,7 @@ HOSTILE_SHELL = {
 }
 
 
-@pytest.mark.parametrize("userland", cases("1-direct-invocation"))
+@pytest.mark.parametrize("userland", ALL)
 @pytest.mark.parametrize("hook", ["pre_task", "post_edit", "on_compact"])
 def test_direct_invocation_drops_exported_functions_and_options(
         tmp_path: Path, userland: str, hook: str) -> None:

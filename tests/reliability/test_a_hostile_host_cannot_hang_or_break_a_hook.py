@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from support.claude_runs import BASH, cases, context, repo_for, run, START
+from support.claude_runs import BASH, ALL, context, repo_for, run, START
 
 
-@pytest.mark.parametrize("userland", cases("4-cdpath"))
+@pytest.mark.parametrize("userland", ALL)
 def test_cdpath_changes_nothing(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     other, _ = repo_for(tmp_path / "other", userland)
@@ -22,7 +22,7 @@ def test_cdpath_changes_nothing(tmp_path: Path, userland: str) -> None:
     assert not (other / ".agent/injected_context.txt").exists()
 
 
-@pytest.mark.parametrize("userland", cases("6-open-stdin"))
+@pytest.mark.parametrize("userland", ALL)
 def test_a_host_that_never_closes_stdin_does_not_hang_the_hook(tmp_path: Path,
                                                                userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
@@ -42,7 +42,7 @@ def test_a_host_that_never_closes_stdin_does_not_hang_the_hook(tmp_path: Path,
         assert proc.returncode == 0
 
 
-@pytest.mark.parametrize("userland", cases("8-closed-stdout"))
+@pytest.mark.parametrize("userland", ALL)
 def test_a_closed_stdout_still_publishes_and_exits_0(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     (repo / ".agent/memory/tattoo.md").write_text("# Rules\n- NEW-RULE-MARKER\n")
@@ -53,7 +53,7 @@ def test_a_closed_stdout_still_publishes_and_exits_0(tmp_path: Path, userland: s
     assert "NEW-RULE-MARKER" in (repo / ".agent/injected_context.txt").read_text()
 
 
-@pytest.mark.parametrize("userland", cases("15-nested-source"))
+@pytest.mark.parametrize("userland", ALL)
 def test_a_nested_source_compact_is_not_a_compaction(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     # The nested field comes first in the text, as Claude Code's tool payloads can have it.

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from support.claude_runs import cases, context, repo_for, run
+from support.claude_runs import ALL, context, repo_for, run
 from support.helpers import SAMPLE_TATTOO, write_memory
 
 
 # --- comments never swallow memory --------------------------------------------
 
-@pytest.mark.parametrize("userland", cases("10-arrow-in-a-note"))
+@pytest.mark.parametrize("userland", ALL)
 def test_a_note_holding_an_arrow_hides_nothing(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     write_memory(repo, notes="# n\n<!-- the template's comment -->\n- note one\n- note two\n"
@@ -23,7 +23,7 @@ def test_a_note_holding_an_arrow_hides_nothing(tmp_path: Path, userland: str) ->
         assert note in block, note
 
 
-@pytest.mark.parametrize("userland", cases("10-unclosed-comment"))
+@pytest.mark.parametrize("userland", ALL)
 def test_an_unclosed_comment_hides_only_its_paragraph(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     write_memory(repo, tattoo="# Project hard rules\n<!-- Only rules whose violation means a\n"
@@ -37,7 +37,7 @@ def test_an_unclosed_comment_hides_only_its_paragraph(tmp_path: Path, userland: 
     assert "rollback (the closing arrow" in block  # a tattoo's unclosed comment hides no line after it
 
 
-@pytest.mark.parametrize("userland", cases("3-unclosed-comment-tight"))
+@pytest.mark.parametrize("userland", ALL)
 def test_an_unclosed_comment_in_tattoo_hides_no_rule(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     write_memory(repo, tattoo="# Project hard rules\n<!-- closed\n- inside a closed comment\n-->\n"

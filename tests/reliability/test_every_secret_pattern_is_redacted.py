@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from support.claude_runs import cases, context, repo_for, run
+from support.claude_runs import ALL, context, repo_for, run
 from support.helpers import write_memory
 
 
@@ -33,7 +33,7 @@ SECRET_SAMPLES: dict[str, tuple[str, str]] = {
 }
 
 
-@pytest.mark.parametrize("userland", cases("2-busybox-password"))
+@pytest.mark.parametrize("userland", ALL)
 def test_assigned_passwords_are_redacted(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     write_memory(repo, notes="# n\n- db password = letmein2024\n- api_key:\tt0ps3cr3tvalue\n"
@@ -44,7 +44,7 @@ def test_assigned_passwords_are_redacted(tmp_path: Path, userland: str) -> None:
     assert "the test plan is ready" in shown.stdout  # a 't' is no blank: plain text stays
 
 
-@pytest.mark.parametrize("userland", cases("3-control-char-secret"))
+@pytest.mark.parametrize("userland", ALL)
 def test_a_secret_split_by_a_control_character_is_redacted(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     write_memory(repo, notes="# n\n- key AKIA\x01IOSFODNN7EXAMPLE\n- gh ghp_\u200b" + "a1B2c3D4e5" * 3 + "\n")
@@ -72,7 +72,7 @@ def test_every_secret_pattern_has_a_sample() -> None:
         assert redact.find_secrets(f"- x {miss} y") == [], name
 
 
-@pytest.mark.parametrize("userland", cases("20-every-pattern"))
+@pytest.mark.parametrize("userland", ALL)
 def test_every_secret_pattern_is_redacted_by_the_hooks_and_linted(tmp_path: Path,
                                                                    userland: str) -> None:
     from support.helpers import cli

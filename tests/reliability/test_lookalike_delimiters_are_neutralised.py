@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from support.claude_runs import cases, context, repo_for, run
+from support.claude_runs import ALL, context, repo_for, run
 from support.helpers import write_memory
 
 
@@ -23,7 +23,7 @@ LOOKALIKE_LINES = {
 }
 
 
-@pytest.mark.parametrize("userland", cases("16-lookalike-delimiters"))
+@pytest.mark.parametrize("userland", ALL)
 def test_lookalike_delimiters_are_neutralised(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     write_memory(repo, tattoo="# Rules\n" + "".join(f"- {v}\n" for v in LOOKALIKE_LINES.values()))
@@ -46,7 +46,7 @@ def test_lint_flags_lookalike_delimiters(tmp_path: Path) -> None:
     assert f"notes.md:{len(LOOKALIKE_LINES) + 2}:" not in out
 
 
-@pytest.mark.parametrize("userland", cases("16-invisible-characters"))
+@pytest.mark.parametrize("userland", ALL)
 def test_invisible_characters_never_reach_the_model(tmp_path: Path, userland: str) -> None:
     from agenthooks import redact
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from support.claude_runs import cases, repo_for, run
+from support.claude_runs import ALL, repo_for, run
 
 
 # --- config.yaml is read as YAML reads it -------------------------------------
@@ -45,7 +45,7 @@ def test_the_python_reader_reads_what_yaml_means(tmp_path: Path, name: str) -> N
     assert {k: got[k] for k in want} == want
 
 
-@pytest.mark.parametrize("userland", cases("13-config-misreads"))
+@pytest.mark.parametrize("userland", ALL)
 def test_the_hooks_read_what_yaml_means(tmp_path: Path, userland: str) -> None:
     from agenthooks import config
 

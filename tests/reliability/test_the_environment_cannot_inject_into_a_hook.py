@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from support.claude_runs import cases, context, repo_for, START
+from support.claude_runs import ALL, context, repo_for, START
 from support.helpers import payload, summary_instructions
 
 
@@ -62,7 +62,7 @@ def assert_clean(runs: list[subprocess.CompletedProcess[str]], forged: str = "FO
 FUNCS = ("cd", "printf", "command", "[", "builtin", "read", "source", "exec", "bash", "awk", "mv")
 
 
-@pytest.mark.parametrize("userland", cases("5-bash-env"))
+@pytest.mark.parametrize("userland", ALL)
 def test_a_printing_bash_env_adds_nothing_to_stdout(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     rc = tmp_path / "rc.sh"
@@ -71,14 +71,14 @@ def test_a_printing_bash_env_adds_nothing_to_stdout(tmp_path: Path, userland: st
     assert not (tmp_path / "sourced").exists()
 
 
-@pytest.mark.parametrize("userland", cases("5-exported-function"))
+@pytest.mark.parametrize("userland", ALL)
 def test_exported_functions_cannot_inject_output(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     forged = {f"BASH_FUNC_{name}%%": "() { echo FORGED; echo FORGED >&2; }" for name in FUNCS}
     assert_clean(host_runs(repo, {**env, **forged}))
 
 
-@pytest.mark.parametrize("userland", cases("5-xtrace"))
+@pytest.mark.parametrize("userland", ALL)
 def test_xtrace_from_the_environment_stays_quiet(tmp_path: Path, userland: str) -> None:
     repo, env = repo_for(tmp_path, userland)
     traced = {"SHELLOPTS": "xtrace:verbose", "BASHOPTS": "nullglob:failglob",

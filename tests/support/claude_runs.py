@@ -1,8 +1,5 @@
 """A Claude Code install on a userland and its hooks run as the host runs them, for the
-promise files on hostile hosts, environments, secrets, delimiters, comments and config.
-
-cases(ITEM): the userlands to run; one where the hooks do not handle ITEM yet (OPEN) is
-marked xfail(strict=True), so a case that starts passing without the fix fails loudly."""
+promise files on hostile hosts, environments, secrets, delimiters, comments and config."""
 from __future__ import annotations
 
 import json
@@ -10,24 +7,12 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from support.helpers import install, make_repo, payload, run_hook, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
-from support.userlands import env_for, USERLANDS
+from support.userlands import ALL, env_for, USERLANDS
 
 
 START = {"session_id": "h1", "hook_event_name": "SessionStart", "source": "startup"}
 BASH = "/bin/bash"
-
-
-# case -> the userlands where the hooks do not handle it yet
-OPEN: dict[str, tuple[str, ...]] = {
-}
-
-
-def cases(item: str) -> list[object]:
-    return [pytest.param(u, marks=pytest.mark.xfail(strict=True, reason=f"not handled yet: {item}"))
-            if u in OPEN.get(item, ()) else u for u in sorted(USERLANDS)]
 
 
 def repo_for(tmp_path: Path, userland: str) -> tuple[Path, dict[str, str]]:

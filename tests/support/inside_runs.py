@@ -7,10 +7,9 @@ import subprocess
 from pathlib import Path
 
 from support.helpers import install, make_repo, payload, run_hook, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
-from support.userlands import env_for, USERLANDS
+from support.userlands import ALL, env_for, USERLANDS
 
 
-ALL = sorted(USERLANDS)
 BEGIN, END = "===== AGENT MEMORY BEGIN =====", "===== AGENT MEMORY END ====="
 START = {"session_id": "c1", "hook_event_name": "SessionStart", "source": "startup"}
 PROMPT = {"session_id": "c1", "hook_event_name": "UserPromptSubmit", "prompt": "go"}

@@ -8,14 +8,13 @@ import subprocess
 from pathlib import Path
 
 from support.helpers import install, make_repo, payload, run_hook, SAMPLE_SNAPSHOT, SAMPLE_TATTOO, write_memory
-from support.userlands import env_for, USERLANDS
+from support.userlands import ALL, env_for, USERLANDS
 
 
 START = {"session_id": "m1", "hook_event_name": "SessionStart", "source": "startup"}
 EDIT = {"session_id": "m1", "hook_event_name": "PostToolUse", "tool_input": {"file_path": "src/a.py"}}
 COMPACT = {"session_id": "m1", "hook_event_name": "UserPromptSubmit",
            "prompt": "CONTEXT CHECKPOINT COMPACTION"}
-ALL = sorted(USERLANDS)
 
 
 def repo_for(tmp_path: Path, userland: str, with_git: bool = False) -> tuple[Path, dict[str, str]]:

@@ -237,6 +237,7 @@ def windows_clone(origin: Path, base: Path) -> Path:
 
 USERLANDS = {"gnu": ("linux", gnu_path), "busybox": ("busybox", busybox_path),
              "macos": ("macos", macos_path), "windows": ("windows", windows_path)}
+ALL = sorted(USERLANDS)  # the userlands a promise is run on, in a stable order
 
 
 def env_for(userland: str, base: Path) -> dict[str, str]:
